@@ -1,0 +1,246 @@
+//! The one error model of the core.
+//!
+//! Every fallible function in this crate returns [`Error`]: a small `Copy` value with no
+//! heap data. Parse errors carry the byte offset at which the input stopped making sense.
+//! Cryptographic failures carry no detail beyond [`Error::Signature`], so that an attacker
+//! learns nothing from the error about why a forgery failed.
+//!
+//! [`Error::class`] maps every error onto the reason classes of the Concordia conformance
+//! contract (`schema`, `signature`, `digest`, `binding`, `temporal`, `privacy`,
+//! `transition`), plus `input` and `limit` for errors that arise before any protocol rule
+//! is evaluated.
+
+use core::fmt;
+
+/// Why a JSON text was rejected by the strict reader.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// The input ended in the middle of a value (or was empty).
+    UnexpectedEnd,
+    /// A byte that cannot start or continue the value at this point.
+    UnexpectedByte,
+    /// Bytes other than whitespace after the top-level value.
+    TrailingBytes,
+    /// The input is not valid UTF-8.
+    InvalidUtf8,
+    /// A raw control character (U+0000 to U+001F) inside a string.
+    ControlCharacter,
+    /// A backslash escape that RFC 8259 does not define, or a malformed `\u` escape.
+    InvalidEscape,
+    /// A `\u` escape of a UTF-16 surrogate that is not part of a valid pair.
+    LoneSurrogate,
+    /// A number that does not follow the RFC 8259 grammar (leading zeros, `NaN`, `.5`, ...).
+    InvalidNumber,
+    /// A number whose magnitude is too large for an IEEE-754 double.
+    NumberOutOfRange,
+    /// An integer literal beyond ±(2^53 - 1), which a double cannot represent exactly.
+    UnsafeInteger,
+    /// A number that evaluates to negative zero, which the Concordia SDKs refuse to sign.
+    NegativeZero,
+    /// An object member name that already occurred in the same object.
+    DuplicateKey,
+    /// A UTF-8 byte order mark at the start of the text.
+    ByteOrderMark,
+}
+
+/// Which caller-set bound was exceeded.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// Containers nested deeper than the configured maximum depth.
+    Depth,
+    /// More values than the caller's node buffer holds.
+    Nodes,
+    /// An input larger than the core can index (4 GiB) or than a fixed-size field allows.
+    Size,
+    /// A fixed-capacity table (parties, keys, window entries) is full.
+    Capacity,
+}
+
+/// The reason classes of the conformance contract, plus `Input` and `Limit`.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// The bytes are not acceptable input (malformed JSON, bad encoding).
+    Input,
+    /// A caller-set bound was exceeded; the input may be fine with more room.
+    Limit,
+    /// The record does not have the required shape.
+    Schema,
+    /// A signature did not verify.
+    Signature,
+    /// A recomputed digest does not match the recorded one.
+    Digest,
+    /// A record is not bound to what it claims (chain links, session, set-binding).
+    Binding,
+    /// A time or validity window check failed.
+    Temporal,
+    /// A record discloses what it must not (raw deal terms).
+    Privacy,
+    /// A state transition that the protocol's table does not allow.
+    Transition,
+}
+
+impl Class {
+    /// The lowercase name used by the conformance contract (`"schema"`, `"binding"`, ...).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Class::Input => "input",
+            Class::Limit => "limit",
+            Class::Schema => "schema",
+            Class::Signature => "signature",
+            Class::Digest => "digest",
+            Class::Binding => "binding",
+            Class::Temporal => "temporal",
+            Class::Privacy => "privacy",
+            Class::Transition => "transition",
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error from the Concordia core.
+///
+/// The `&'static str` payloads name the field or rule that failed (for example
+/// `"prev_hash"`); they never contain input data.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// The JSON text is malformed; `offset` is the byte at which reading stopped.
+    Json {
+        /// What was wrong.
+        kind: Syntax,
+        /// Byte offset into the input.
+        offset: usize,
+    },
+    /// A caller-set bound was exceeded; `offset` is where in the input, when known.
+    Limit {
+        /// Which bound.
+        kind: Limit,
+        /// Byte offset into the input (0 when not tied to a position).
+        offset: usize,
+    },
+    /// The output buffer is too small; `needed` is the number of bytes the output requires.
+    BufferTooSmall {
+        /// The full length of the output.
+        needed: usize,
+    },
+    /// A base64, base64url, base58 or hex text could not be decoded, or decoded to the
+    /// wrong length.
+    Encoding(&'static str),
+    /// A signature did not verify (or a public key was not a valid curve point).
+    Signature,
+    /// A required member is missing or has the wrong JSON type.
+    Schema(&'static str),
+    /// A recomputed digest differs from the recorded one.
+    Digest(&'static str),
+    /// A binding between records does not hold (chain link, session id, receipt set).
+    Binding(&'static str),
+    /// A time check failed (expired, not yet valid, malformed timestamp ordering).
+    Temporal(&'static str),
+    /// The record discloses raw deal terms where it must not.
+    Privacy(&'static str),
+    /// The state machine does not allow this transition.
+    Transition(&'static str),
+    /// An argument from the caller is out of its documented domain.
+    InvalidArgument(&'static str),
+}
+
+impl Error {
+    /// The conformance reason class of this error.
+    #[must_use]
+    pub const fn class(&self) -> Class {
+        match self {
+            Error::Json { .. } | Error::Encoding(_) | Error::InvalidArgument(_) => Class::Input,
+            Error::Limit { .. } | Error::BufferTooSmall { .. } => Class::Limit,
+            Error::Signature => Class::Signature,
+            Error::Schema(_) => Class::Schema,
+            Error::Digest(_) => Class::Digest,
+            Error::Binding(_) => Class::Binding,
+            Error::Temporal(_) => Class::Temporal,
+            Error::Privacy(_) => Class::Privacy,
+            Error::Transition(_) => Class::Transition,
+        }
+    }
+
+    /// The byte offset into the input where the error was found, for parse and limit errors.
+    #[must_use]
+    pub const fn offset(&self) -> Option<usize> {
+        match self {
+            Error::Json { offset, .. } | Error::Limit { offset, .. } => Some(*offset),
+            _ => None,
+        }
+    }
+
+    pub(crate) const fn json(kind: Syntax, offset: usize) -> Self {
+        Error::Json { kind, offset }
+    }
+
+    pub(crate) const fn limit(kind: Limit, offset: usize) -> Self {
+        Error::Limit { kind, offset }
+    }
+}
+
+impl fmt::Display for Syntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Syntax::UnexpectedEnd => "unexpected end of input",
+            Syntax::UnexpectedByte => "unexpected byte",
+            Syntax::TrailingBytes => "trailing bytes after the JSON value",
+            Syntax::InvalidUtf8 => "invalid UTF-8",
+            Syntax::ControlCharacter => "raw control character in string",
+            Syntax::InvalidEscape => "invalid escape sequence",
+            Syntax::LoneSurrogate => "lone UTF-16 surrogate escape",
+            Syntax::InvalidNumber => "invalid number",
+            Syntax::NumberOutOfRange => "number out of the range of a double",
+            Syntax::UnsafeInteger => "integer beyond the exact range of a double (2^53 - 1)",
+            Syntax::NegativeZero => "negative zero is not allowed",
+            Syntax::DuplicateKey => "duplicate member name",
+            Syntax::ByteOrderMark => "byte order mark is not allowed",
+        })
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limit::Depth => "nesting depth limit exceeded",
+            Limit::Nodes => "node buffer is full",
+            Limit::Size => "input too large",
+            Limit::Capacity => "fixed capacity exceeded",
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Json { kind, offset } => write!(f, "malformed JSON at byte {offset}: {kind}"),
+            Error::Limit { kind, offset } => write!(f, "{kind} at byte {offset}"),
+            Error::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: {needed} bytes needed")
+            }
+            Error::Encoding(what) => write!(f, "invalid encoding: {what}"),
+            Error::Signature => f.write_str("signature verification failed"),
+            Error::Schema(what) => write!(f, "schema check failed: {what}"),
+            Error::Digest(what) => write!(f, "digest mismatch: {what}"),
+            Error::Binding(what) => write!(f, "binding check failed: {what}"),
+            Error::Temporal(what) => write!(f, "temporal check failed: {what}"),
+            Error::Privacy(what) => write!(f, "privacy check failed: {what}"),
+            Error::Transition(what) => write!(f, "invalid transition: {what}"),
+            Error::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Shorthand for `core::result::Result<T, Error>`.
+pub type Result<T> = core::result::Result<T, Error>;

@@ -1,0 +1,436 @@
+//! RFC 8785 canonical JSON (JCS), written from a parsed tape into any [`Sink`].
+//!
+//! * member names in UTF-16 code unit order (already linked in that order by the reader);
+//! * numbers in ECMAScript `Number::toString` form (RFC 8785 §3.2.2.3);
+//! * strings with the minimal escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00XX`
+//!   (lowercase hex) for the other control characters, every other character raw UTF-8;
+//! * no whitespace.
+//!
+//! The writer never recurses and never buffers: a [`crate::digest::Sha256Sink`] hashes the
+//! canonical form of a multi-megabyte document with no output buffer at all. A
+//! [`Preimage`] rule drops members on the way, which is how signature preimages are made
+//! without copying the input.
+//!
+//! ```
+//! use concordia_core::{json, jcs, preimage::WithoutSignature};
+//!
+//! let mut nodes = [json::Node::EMPTY; 16];
+//! let doc = json::parse(br#"{"signature": "x", "n": 1e21, "s": "\u00e9\n"}"#, &mut nodes).unwrap();
+//! let mut out = [0u8; 64];
+//! let n = jcs::write_to_slice_with(doc.root(), &WithoutSignature, &mut out).unwrap();
+//! assert_eq!(&out[..n], "{\"n\":1e+21,\"s\":\"é\\n\"}".as_bytes());
+//! ```
+
+use crate::error::Result;
+use crate::json::{decode_escape, Doc, Kind, Str, Value, NO_NODE};
+use crate::preimage::{Preimage, Whole};
+use crate::sink::{Sink, SliceSink};
+
+/// One step of a canonical traversal.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// `{`
+    BeginObject,
+    /// `[`
+    BeginArray,
+    /// A member name; the member's value follows.
+    Key(Str<'a>),
+    /// A scalar value (null, boolean, number, string).
+    Scalar(Value<'a>),
+    /// `}` or `]`; `true` for an object.
+    End(bool),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Next {
+    Enter(u32),
+    Key(u32),
+    Exit(u32),
+    Done,
+}
+
+/// A canonical-order traversal of one value, with members filtered by a [`Preimage`] rule.
+/// Uses O(1) memory whatever the depth.
+#[derive(Debug)]
+pub struct Walk<'a, 'r, P: ?Sized> {
+    doc: Doc<'a>,
+    root: u32,
+    next: Next,
+    parent: u32,
+    depth: usize,
+    rule: &'r P,
+}
+
+impl<'a, 'r, P: Preimage + ?Sized> Walk<'a, 'r, P> {
+    /// Starts a traversal of `value`.
+    pub fn new(value: Value<'a>, rule: &'r P) -> Self {
+        Walk { doc: value.doc(), root: value.index(), next: Next::Enter(value.index()), parent: NO_NODE, depth: 0, rule }
+    }
+
+    /// Nesting depth of the container being walked (1 inside the root container).
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    fn kept(&self, mut key: u32) -> Next {
+        while key != NO_NODE {
+            if self.rule.keep(self.depth, self.doc.str_of(key)) {
+                return Next::Key(key);
+            }
+            key = self.doc.node(key).next_sorted();
+        }
+        Next::Exit(self.parent)
+    }
+
+    fn after(&self, i: u32) -> Next {
+        if i == self.root {
+            return Next::Done;
+        }
+        let p = self.doc.node(self.parent);
+        if p.kind() == Kind::Object {
+            // The value's member name is the node just before it.
+            self.kept(self.doc.node(i - 1).next_sorted())
+        } else {
+            let next = self.doc.node(i).skip(i);
+            if next < p.end() { Next::Enter(next) } else { Next::Exit(self.parent) }
+        }
+    }
+}
+
+impl<'a, P: Preimage + ?Sized> Iterator for Walk<'a, '_, P> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        match self.next {
+            Next::Done => None,
+            Next::Enter(i) => {
+                let n = self.doc.node(i);
+                match n.kind() {
+                    Kind::Object => {
+                        self.depth += 1;
+                        self.parent = i;
+                        self.next = if n.count() == 0 { Next::Exit(i) } else { self.kept(n.first_sorted()) };
+                        Some(Event::BeginObject)
+                    }
+                    Kind::Array => {
+                        self.depth += 1;
+                        self.parent = i;
+                        self.next = if n.count() == 0 { Next::Exit(i) } else { Next::Enter(i + 1) };
+                        Some(Event::BeginArray)
+                    }
+                    _ => {
+                        self.next = self.after(i);
+                        Some(Event::Scalar(Value::new(self.doc, i)))
+                    }
+                }
+            }
+            Next::Key(k) => {
+                self.next = Next::Enter(k + 1);
+                Some(Event::Key(self.doc.str_of(k)))
+            }
+            Next::Exit(i) => {
+                let n = self.doc.node(i);
+                self.depth = self.depth.saturating_sub(1);
+                self.parent = if i == self.root { NO_NODE } else { n.parent() };
+                self.next = self.after(i);
+                Some(Event::End(n.kind() == Kind::Object))
+            }
+        }
+    }
+}
+
+/// Writes the canonical form of `value` into `sink`.
+///
+/// # Errors
+/// Only the sink's own errors.
+pub fn write<S: Sink + ?Sized>(value: Value<'_>, sink: &mut S) -> Result<()> {
+    write_with(value, &Whole, sink)
+}
+
+/// Writes the canonical form of `value`, with members dropped by `rule`, into `sink`.
+///
+/// # Errors
+/// Only the sink's own errors.
+pub fn write_with<P: Preimage + ?Sized, S: Sink + ?Sized>(value: Value<'_>, rule: &P, sink: &mut S) -> Result<()> {
+    write_inserting(value, rule, None, sink)
+}
+
+/// Writes the canonical form of `value` with one extra top-level member: `(name, json)`
+/// where `json` is already canonical JSON. A member of the same name in `value` must be
+/// dropped by `rule` (as [`crate::preimage::WithoutSignature`] drops `signature`).
+///
+/// # Errors
+/// Only the sink's own errors.
+pub fn write_inserting<P: Preimage + ?Sized, S: Sink + ?Sized>(
+    value: Value<'_>,
+    rule: &P,
+    mut extra: Option<(&str, &[u8])>,
+    sink: &mut S,
+) -> Result<()> {
+    if value.kind() != Kind::Object {
+        extra = None;
+    }
+    let mut walk = Walk::new(value, rule);
+    let mut comma = false;
+    let mut after_key = false;
+    while let Some(ev) = walk.next() {
+        match ev {
+            Event::Key(k) => {
+                if let Some((name, json)) = extra {
+                    if walk.depth() == 1 && k.cmp_utf16_str(name).is_gt() {
+                        write_member(name, json, comma, sink)?;
+                        extra = None;
+                        comma = true;
+                    }
+                }
+                if comma {
+                    sink.write(b",")?;
+                }
+                write_str(k, sink)?;
+                sink.write(b":")?;
+                after_key = true;
+                continue;
+            }
+            Event::End(is_object) => {
+                if is_object && walk.depth() == 0 {
+                    if let Some((name, json)) = extra.take() {
+                        write_member(name, json, comma, sink)?;
+                    }
+                }
+                sink.write(if is_object { b"}" } else { b"]" })?;
+                comma = true;
+            }
+            other => {
+                if comma && !after_key {
+                    sink.write(b",")?;
+                }
+                match other {
+                    Event::BeginObject => {
+                        sink.write(b"{")?;
+                        comma = false;
+                    }
+                    Event::BeginArray => {
+                        sink.write(b"[")?;
+                        comma = false;
+                    }
+                    Event::Scalar(v) => {
+                        write_scalar(v, sink)?;
+                        comma = true;
+                    }
+                    Event::Key(_) | Event::End(_) => {}
+                }
+            }
+        }
+        after_key = false;
+    }
+    Ok(())
+}
+
+fn write_member<S: Sink + ?Sized>(name: &str, json: &[u8], comma: bool, sink: &mut S) -> Result<()> {
+    if comma {
+        sink.write(b",")?;
+    }
+    write_plain_str(name, sink)?;
+    sink.write(b":")?;
+    sink.write(json)
+}
+
+/// Canonicalizes `value` into `out` and returns the length.
+///
+/// # Errors
+/// [`crate::Error::BufferTooSmall`] with the full length when `out` is too short.
+pub fn write_to_slice(value: Value<'_>, out: &mut [u8]) -> Result<usize> {
+    write_to_slice_with(value, &Whole, out)
+}
+
+/// Canonicalizes `value` under `rule` into `out` and returns the length.
+///
+/// # Errors
+/// [`crate::Error::BufferTooSmall`] with the full length when `out` is too short.
+pub fn write_to_slice_with<P: Preimage + ?Sized>(value: Value<'_>, rule: &P, out: &mut [u8]) -> Result<usize> {
+    let mut sink = SliceSink::new(out);
+    write_with(value, rule, &mut sink)?;
+    sink.finish()
+}
+
+fn write_scalar<S: Sink + ?Sized>(v: Value<'_>, sink: &mut S) -> Result<()> {
+    match v.kind() {
+        Kind::Null => sink.write(b"null"),
+        Kind::True => sink.write(b"true"),
+        Kind::False => sink.write(b"false"),
+        Kind::Number => write_number(v.as_f64().unwrap_or(0.0), sink),
+        Kind::String => match v.as_str() {
+            Some(s) => write_str(s, sink),
+            None => sink.write(b"\"\""),
+        },
+        Kind::Array => sink.write(b"[]"),
+        Kind::Object => sink.write(b"{}"),
+    }
+}
+
+/// Writes a double in ECMAScript `Number::toString` form. Negative zero is written `0`,
+/// as ECMAScript does; non-finite values (which the reader never produces) as `null`.
+///
+/// # Errors
+/// Only the sink's own errors.
+pub fn write_number<S: Sink + ?Sized>(f: f64, sink: &mut S) -> Result<()> {
+    let mut buf = NumberBuf::new();
+    sink.write(buf.format(f).as_bytes())
+}
+
+/// A stack buffer that formats doubles as ECMAScript does.
+pub struct NumberBuf {
+    int: [u8; 24],
+    ryu: ryu_js::Buffer,
+}
+
+impl core::fmt::Debug for NumberBuf {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("NumberBuf")
+    }
+}
+
+impl Default for NumberBuf {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NumberBuf {
+    /// A new buffer.
+    #[must_use]
+    pub fn new() -> Self {
+        NumberBuf { int: [0; 24], ryu: ryu_js::Buffer::new() }
+    }
+
+    /// Formats `f`; see [`write_number`].
+    pub fn format(&mut self, f: f64) -> &str {
+        if !f.is_finite() {
+            return "null";
+        }
+        // Integers below 2^53 print as plain decimals in ECMAScript; do them by hand.
+        if f.abs() < 9_007_199_254_740_992.0 && (f as i64) as f64 == f {
+            let mut v = f.abs() as u64;
+            let mut i = self.int.len();
+            loop {
+                i -= 1;
+                if let Some(slot) = self.int.get_mut(i) {
+                    *slot = b'0' + (v % 10) as u8;
+                }
+                v /= 10;
+                if v == 0 {
+                    break;
+                }
+            }
+            if f < 0.0 {
+                i -= 1;
+                if let Some(slot) = self.int.get_mut(i) {
+                    *slot = b'-';
+                }
+            }
+            return self.int.get(i..).and_then(|s| core::str::from_utf8(s).ok()).unwrap_or("0");
+        }
+        self.ryu.format_finite(f)
+    }
+}
+
+static HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Writes a decoded string value with RFC 8785 escaping, quotes included.
+fn write_str<S: Sink + ?Sized>(s: Str<'_>, sink: &mut S) -> Result<()> {
+    sink.write(b"\"")?;
+    if !s.has_escapes() {
+        // The reader guarantees no quote, backslash or control character here.
+        sink.write(s.raw().as_bytes())?;
+    } else {
+        let bytes = s.raw().as_bytes();
+        let mut run_start = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes.get(i) != Some(&b'\\') {
+                i += 1;
+                continue;
+            }
+            sink.write(bytes.get(run_start..i).unwrap_or(&[]))?;
+            let (c, used) = decode_escape(bytes.get(i..).unwrap_or(&[]));
+            write_char(c, sink)?;
+            i += used;
+            run_start = i;
+        }
+        sink.write(bytes.get(run_start..).unwrap_or(&[]))?;
+    }
+    sink.write(b"\"")
+}
+
+fn write_char<S: Sink + ?Sized>(c: char, sink: &mut S) -> Result<()> {
+    let esc: &[u8] = match c {
+        '"' => b"\\\"",
+        '\\' => b"\\\\",
+        '\u{8}' => b"\\b",
+        '\u{c}' => b"\\f",
+        '\n' => b"\\n",
+        '\r' => b"\\r",
+        '\t' => b"\\t",
+        c if (c as u32) < 0x20 => {
+            let b = c as u8;
+            let u = [b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
+            return sink.write(&u);
+        }
+        c => {
+            let mut buf = [0u8; 4];
+            return sink.write(c.encode_utf8(&mut buf).as_bytes());
+        }
+    };
+    sink.write(esc)
+}
+
+/// Writes `s` as a JSON string with RFC 8785 escaping.
+///
+/// # Errors
+/// Only the sink's own errors.
+pub fn write_plain_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
+    sink.write(b"\"")?;
+    let bytes = s.as_bytes();
+    let mut run_start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b < 0x20 || b == b'"' || b == b'\\' {
+            sink.write(bytes.get(run_start..i).unwrap_or(&[]))?;
+            write_char(char::from(b), sink)?;
+            run_start = i + 1;
+        }
+    }
+    sink.write(bytes.get(run_start..).unwrap_or(&[]))?;
+    sink.write(b"\"")
+}
+
+/// Structural equality through two canonical walks in lockstep.
+pub(crate) fn values_equal(a: Value<'_>, b: Value<'_>) -> bool {
+    let mut wa = Walk::new(a, &Whole);
+    let mut wb = Walk::new(b, &Whole);
+    loop {
+        match (wa.next(), wb.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) => {
+                let same = match (x, y) {
+                    (Event::BeginObject, Event::BeginObject) | (Event::BeginArray, Event::BeginArray) => true,
+                    (Event::End(p), Event::End(q)) => p == q,
+                    (Event::Key(p), Event::Key(q)) => p == q,
+                    (Event::Scalar(p), Event::Scalar(q)) => match (p.kind(), q.kind()) {
+                        (Kind::Number, Kind::Number) => p.as_f64() == q.as_f64(),
+                        (Kind::String, Kind::String) => p.as_str() == q.as_str(),
+                        (k, l) => k == l,
+                    },
+                    _ => false,
+                };
+                if !same {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

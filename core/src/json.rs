@@ -1,0 +1,746 @@
+//! Strict JSON reader into a caller-provided node buffer (a "tape").
+//!
+//! [`parse`] checks the RFC 8259 grammar plus the I-JSON rules (RFC 7493) that canonical
+//! JSON depends on, and records every value as a fixed-size [`Node`] in the caller's slice.
+//! It rejects, with the byte offset of the problem:
+//!
+//! * invalid UTF-8, a byte order mark, raw control characters in strings;
+//! * escapes RFC 8259 does not define and `\u` escapes of lone UTF-16 surrogates;
+//! * duplicate member names, compared after unescaping;
+//! * `NaN`, `Infinity`, numbers outside the range of a double, and numbers that evaluate to
+//!   negative zero (both reference SDKs refuse to sign `-0.0`, see SPEC §9.2.1);
+//! * integer literals beyond ±(2^53 - 1) unless [`Options::allow_unsafe_integers`] is set
+//!   (a double cannot hold them exactly, so two implementations would disagree about
+//!   their canonical bytes; RFC 8785 Appendix D recommends carrying them as strings);
+//! * anything but whitespace after the value.
+//!
+//! The reader never recurses: nesting depth costs no stack, and is bounded only by
+//! [`Options::max_depth`] (128 by default). A value needs one node, so a buffer of
+//! `input.len() / 2 + 2` nodes is always enough; a smaller buffer gives
+//! [`Limit::Nodes`](crate::error::Limit::Nodes) rather than a partial result.
+//!
+//! While an object is closed, its members are sorted into RFC 8785 order (UTF-16 code
+//! units) as a linked list threaded through the tape, with no extra memory; duplicate
+//! names are found on the way. Canonical output ([`crate::jcs`]) then walks the tape in
+//! sorted order without sorting again.
+//!
+//! ```
+//! use concordia_core::json::{parse, Node, Kind};
+//!
+//! let mut nodes = [Node::EMPTY; 16];
+//! let doc = parse(br#"{"price": {"value": 2050, "currency": "USD"}}"#, &mut nodes).unwrap();
+//! let price = doc.root().pointer("/price/value").unwrap();
+//! assert_eq!(price.as_f64(), Some(2050.0));
+//! assert_eq!(doc.root().get("price").unwrap().kind(), Kind::Object);
+//!
+//! let err = parse(br#"{"a": 1, "a": 2}"#, &mut nodes).unwrap_err();
+//! assert_eq!(err.offset(), Some(9));
+//! ```
+
+use core::cmp::Ordering;
+
+use crate::error::{Error, Limit, Result, Syntax};
+
+/// Sentinel for "no node".
+const NONE: u32 = u32::MAX;
+
+/// The largest integer a double holds exactly, and every integer below it: 2^53 - 1.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// The default bound on container nesting.
+pub const DEFAULT_MAX_DEPTH: u32 = 128;
+
+/// The JSON type of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Kind {
+    /// `null`
+    Null,
+    /// `false`
+    False,
+    /// `true`
+    True,
+    /// A number (held as an IEEE-754 double).
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+const F_ESCAPED: u8 = 1;
+const F_INTEGER: u8 = 2;
+
+/// One parsed value. Opaque: only [`parse`] fills nodes, and only [`Doc`] reads them.
+///
+/// Layout by kind (all indices are tape positions, all offsets are input bytes):
+/// * string: `start..a` is the raw content between the quotes; `b` links the next member
+///   name in sorted order when the string is a member name;
+/// * number: `start..a` is the literal; `b`, `c` hold the double's bits;
+/// * array/object: `start` is the offset of the bracket; `a` is the index just past the
+///   subtree; `b` is the element or member count; `c` is the parent container; for
+///   objects `d` is the first member name in sorted order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    kind: Kind,
+    flags: u8,
+    start: u32,
+    a: u32,
+    b: u32,
+    c: u32,
+    d: u32,
+}
+
+impl Node {
+    /// An unused node, for initializing buffers: `[Node::EMPTY; 256]`.
+    pub const EMPTY: Node = Node { kind: Kind::Null, flags: 0, start: 0, a: 0, b: 0, c: 0, d: 0 };
+}
+
+/// Reader options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Maximum nesting of arrays and objects (the top-level container is depth 1).
+    pub max_depth: u32,
+    /// Accept integer literals beyond ±(2^53 - 1) and read them as the nearest double,
+    /// as RFC 8785 does. Off by default: Concordia's SDKs disagree on such values.
+    pub allow_unsafe_integers: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_depth: DEFAULT_MAX_DEPTH, allow_unsafe_integers: false }
+    }
+}
+
+impl Options {
+    /// RFC 8785's own number domain: big integer literals are read as doubles.
+    #[must_use]
+    pub fn rfc8785() -> Self {
+        Options { allow_unsafe_integers: true, ..Options::default() }
+    }
+}
+
+/// A parsed document: the input text and its tape. Cheap to copy.
+#[derive(Clone, Copy, Debug)]
+pub struct Doc<'a> {
+    src: &'a str,
+    nodes: &'a [Node],
+}
+
+/// Parses `input` with the default [`Options`].
+///
+/// # Errors
+/// [`Error::Json`] with the byte offset for malformed input, [`Error::Limit`] when the
+/// node buffer or the depth bound is exceeded.
+pub fn parse<'a>(input: &'a [u8], nodes: &'a mut [Node]) -> Result<Doc<'a>> {
+    parse_with(input, nodes, &Options::default())
+}
+
+/// Parses `input` into `nodes` under `options`.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_with<'a>(input: &'a [u8], nodes: &'a mut [Node], options: &Options) -> Result<Doc<'a>> {
+    if input.len() >= NONE as usize {
+        return Err(Error::limit(Limit::Size, 0));
+    }
+    let src = match core::str::from_utf8(input) {
+        Ok(s) => s,
+        Err(e) => return Err(Error::json(Syntax::InvalidUtf8, e.valid_up_to())),
+    };
+    if input.starts_with(b"\xEF\xBB\xBF") {
+        return Err(Error::json(Syntax::ByteOrderMark, 0));
+    }
+    let mut p = Parser { src: input, pos: 0, nodes, len: 0, options };
+    p.run()?;
+    let len = p.len as usize;
+    let nodes: &'a [Node] = p.nodes;
+    Ok(Doc { src, nodes: nodes.get(..len).unwrap_or(&[]) })
+}
+
+/// Byte classes for the string scanner: 1 for bytes that end a plain run.
+static STRING_STOP: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = 1;
+        i += 1;
+    }
+    t[b'"' as usize] = 1;
+    t[b'\\' as usize] = 1;
+    t
+};
+
+struct Parser<'a, 'o> {
+    src: &'a [u8],
+    pos: usize,
+    nodes: &'a mut [Node],
+    len: u32,
+    options: &'o Options,
+}
+
+impl Parser<'_, '_> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn err(&self, kind: Syntax) -> Error {
+        Error::json(kind, self.pos)
+    }
+
+    fn unexpected(&self) -> Error {
+        if self.pos >= self.src.len() {
+            self.err(Syntax::UnexpectedEnd)
+        } else {
+            self.err(Syntax::UnexpectedByte)
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, node: Node) -> Result<u32> {
+        let idx = self.len;
+        match self.nodes.get_mut(idx as usize) {
+            Some(slot) => *slot = node,
+            None => return Err(Error::limit(Limit::Nodes, node.start as usize)),
+        }
+        self.len += 1;
+        Ok(idx)
+    }
+
+    #[inline]
+    fn node(&self, i: u32) -> Node {
+        self.nodes.get(i as usize).copied().unwrap_or(Node::EMPTY)
+    }
+
+    #[inline]
+    fn node_mut(&mut self, i: u32) -> Option<&mut Node> {
+        self.nodes.get_mut(i as usize)
+    }
+
+    fn run(&mut self) -> Result<()> {
+        let mut parent = NONE;
+        let mut depth = 0u32;
+        self.skip_ws();
+        'value: loop {
+            // Read one value at self.pos.
+            let start = self.pos as u32;
+            match self.peek() {
+                Some(open @ (b'{' | b'[')) => {
+                    depth += 1;
+                    if depth > self.options.max_depth {
+                        return Err(Error::limit(Limit::Depth, self.pos));
+                    }
+                    let kind = if open == b'{' { Kind::Object } else { Kind::Array };
+                    let idx = self.push(Node { kind, flags: 0, start, a: 0, b: 0, c: parent, d: NONE })?;
+                    self.count_in(parent);
+                    parent = idx;
+                    self.pos += 1;
+                    self.skip_ws();
+                    let close = if open == b'{' { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        // Empty container: close it right here and fall through.
+                    } else {
+                        if kind == Kind::Object {
+                            self.member_name()?;
+                        }
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => {
+                    self.string(false)?;
+                    self.count_in(parent);
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    self.number()?;
+                    self.count_in(parent);
+                }
+                Some(b't') => self.literal(b"true", Kind::True, parent)?,
+                Some(b'f') => self.literal(b"false", Kind::False, parent)?,
+                Some(b'n') => self.literal(b"null", Kind::Null, parent)?,
+                _ => return Err(self.unexpected()),
+            }
+            // After a value: separators and closing brackets until the next value starts.
+            loop {
+                if parent == NONE {
+                    self.skip_ws();
+                    if self.pos != self.src.len() {
+                        return Err(self.err(Syntax::TrailingBytes));
+                    }
+                    return Ok(());
+                }
+                let pnode = self.node(parent);
+                self.skip_ws();
+                let close = if pnode.kind == Kind::Object { b'}' } else { b']' };
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        if pnode.kind == Kind::Object {
+                            self.member_name()?;
+                        }
+                        continue 'value;
+                    }
+                    Some(c) if c == close => {
+                        self.pos += 1;
+                        let end = self.len;
+                        if pnode.kind == Kind::Object {
+                            self.close_object(parent)?;
+                        }
+                        if let Some(n) = self.node_mut(parent) {
+                            n.a = end;
+                        }
+                        parent = pnode.c;
+                        depth -= 1;
+                    }
+                    _ => return Err(self.unexpected()),
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn count_in(&mut self, parent: u32) {
+        if let Some(n) = self.node_mut(parent) {
+            n.b += 1;
+        }
+    }
+
+    /// A member name and its colon; leaves `pos` at the start of the member's value.
+    fn member_name(&mut self) -> Result<()> {
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected());
+        }
+        self.string(true)?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected());
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &[u8], kind: Kind, parent: u32) -> Result<()> {
+        let start = self.pos;
+        let end = start + word.len();
+        match self.src.get(start..end) {
+            Some(s) if s == word => {}
+            _ => {
+                // Point at the first byte that differs.
+                let mut p = start;
+                while self.src.get(p).is_some() && self.src.get(p) == word.get(p - start) {
+                    p += 1;
+                }
+                self.pos = p;
+                return Err(self.unexpected());
+            }
+        }
+        self.pos = end;
+        self.push(Node { kind, flags: 0, start: start as u32, a: end as u32, b: 0, c: 0, d: 0 })?;
+        self.count_in(parent);
+        Ok(())
+    }
+
+    fn string(&mut self, is_key: bool) -> Result<u32> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut flags = 0u8;
+        loop {
+            // Plain run.
+            while let Some(&b) = self.src.get(self.pos) {
+                if STRING_STOP[b as usize] != 0 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            match self.peek() {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    flags |= F_ESCAPED;
+                    self.escape()?;
+                }
+                Some(_) => return Err(self.err(Syntax::ControlCharacter)),
+                None => return Err(self.err(Syntax::UnexpectedEnd)),
+            }
+        }
+        let end = self.pos;
+        self.pos += 1;
+        let _ = is_key;
+        self.push(Node { kind: Kind::String, flags, start: open as u32 + 1, a: end as u32, b: NONE, c: 0, d: 0 })
+    }
+
+    fn hex4(&self, at: usize) -> Option<u16> {
+        let bytes = self.src.get(at..at + 4)?;
+        let mut v = 0u16;
+        for &b in bytes {
+            v = (v << 4) | u16::from(hex_val(b)?);
+        }
+        Some(v)
+    }
+
+    /// Validates one escape at `pos` (which holds the backslash) and moves past it.
+    fn escape(&mut self) -> Result<()> {
+        let at = self.pos;
+        match self.src.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.pos += 2;
+                Ok(())
+            }
+            Some(b'u') => {
+                let Some(u) = self.hex4(at + 2) else {
+                    return Err(Error::json(Syntax::InvalidEscape, at));
+                };
+                match u {
+                    0xD800..=0xDBFF => {
+                        let low = if self.src.get(at + 6) == Some(&b'\\') && self.src.get(at + 7) == Some(&b'u') {
+                            self.hex4(at + 8)
+                        } else {
+                            None
+                        };
+                        match low {
+                            Some(0xDC00..=0xDFFF) => {
+                                self.pos += 12;
+                                Ok(())
+                            }
+                            _ => Err(Error::json(Syntax::LoneSurrogate, at)),
+                        }
+                    }
+                    0xDC00..=0xDFFF => Err(Error::json(Syntax::LoneSurrogate, at)),
+                    _ => {
+                        self.pos += 6;
+                        Ok(())
+                    }
+                }
+            }
+            Some(_) => Err(Error::json(Syntax::InvalidEscape, at)),
+            None => Err(Error::json(Syntax::UnexpectedEnd, at + 1)),
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let s = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+        self.pos - s
+    }
+
+    fn number(&mut self) -> Result<()> {
+        let start = self.pos;
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.pos += 1;
+        }
+        let int_start = self.pos;
+        match self.peek() {
+            Some(b'0') => {
+                self.pos += 1;
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return Err(self.err(Syntax::InvalidNumber));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.err(Syntax::InvalidNumber)),
+        }
+        let int_end = self.pos;
+        let mut integer = true;
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            integer = false;
+            if self.digits() == 0 {
+                return Err(self.err(Syntax::InvalidNumber));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            integer = false;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.err(Syntax::InvalidNumber));
+            }
+        }
+        let end = self.pos;
+        let text = self.src.get(start..end).unwrap_or(&[]);
+        let value = if integer && int_end - int_start <= 15 {
+            // Up to 15 digits: exact in u64 and in a double.
+            let mut v = 0u64;
+            for &b in self.src.get(int_start..int_end).unwrap_or(&[]) {
+                v = v * 10 + u64::from(b - b'0');
+            }
+            let f = v as f64;
+            if negative { -f } else { f }
+        } else {
+            if integer && !self.options.allow_unsafe_integers {
+                // 16+ digits: exact check against 2^53 - 1.
+                let digits = self.src.get(int_start..int_end).unwrap_or(&[]);
+                let mut v = 0u64;
+                let mut big = digits.len() > 16;
+                if !big {
+                    for &b in digits {
+                        v = v * 10 + u64::from(b - b'0');
+                    }
+                    big = v > MAX_SAFE_INTEGER;
+                }
+                if big {
+                    return Err(Error::json(Syntax::UnsafeInteger, start));
+                }
+                let f = v as f64;
+                if negative { -f } else { f }
+            } else {
+                let s = core::str::from_utf8(text).map_err(|_| Error::json(Syntax::InvalidNumber, start))?;
+                let f: f64 = s.parse().map_err(|_| Error::json(Syntax::InvalidNumber, start))?;
+                if !f.is_finite() {
+                    return Err(Error::json(Syntax::NumberOutOfRange, start));
+                }
+                f
+            }
+        };
+        if value == 0.0 && value.is_sign_negative() {
+            return Err(Error::json(Syntax::NegativeZero, start));
+        }
+        let bits = value.to_bits();
+        self.push(Node {
+            kind: Kind::Number,
+            flags: if integer { F_INTEGER } else { 0 },
+            start: start as u32,
+            a: end as u32,
+            b: (bits >> 32) as u32,
+            c: bits as u32,
+            d: 0,
+        })?;
+        Ok(())
+    }
+
+    fn str_at(&self, key: u32) -> Str<'_> {
+        let n = self.node(key);
+        let raw = self.src.get(n.start as usize..n.a as usize).unwrap_or(&[]);
+        // The whole input was validated as UTF-8 and member names end at ASCII quotes.
+        Str { raw: core::str::from_utf8(raw).unwrap_or(""), escaped: n.flags & F_ESCAPED != 0 }
+    }
+
+    fn next_key(&self, key: u32) -> u32 {
+        self.node(key).b
+    }
+
+    fn set_next_key(&mut self, key: u32, next: u32) {
+        if let Some(n) = self.node_mut(key) {
+            n.b = next;
+        }
+    }
+
+    fn cmp_keys(&self, x: u32, y: u32) -> Ordering {
+        self.str_at(x).cmp_utf16(&self.str_at(y))
+    }
+
+    /// Links the object's member names in sorted order and rejects duplicates.
+    fn close_object(&mut self, obj: u32) -> Result<()> {
+        let o = self.node(obj);
+        if o.b == 0 {
+            return Ok(());
+        }
+        // Link names in source order and note whether they are already sorted.
+        let mut key = obj + 1;
+        let mut sorted = true;
+        let mut prev = NONE;
+        for i in 0..o.b {
+            let value = key + 1;
+            let vn = self.node(value);
+            let after = if matches!(vn.kind, Kind::Array | Kind::Object) { vn.a } else { value + 1 };
+            let next = if i + 1 == o.b { NONE } else { after };
+            self.set_next_key(key, next);
+            if prev != NONE && sorted && self.cmp_keys(prev, key) != Ordering::Less {
+                sorted = false;
+            }
+            prev = key;
+            key = after;
+        }
+        let head = if sorted { obj + 1 } else { self.sort_keys(obj + 1) };
+        if !sorted {
+            let mut k = head;
+            while k != NONE {
+                let next = self.next_key(k);
+                if next != NONE && self.cmp_keys(k, next) == Ordering::Equal {
+                    // Report the later of the two occurrences.
+                    let later = if self.node(k).start > self.node(next).start { k } else { next };
+                    return Err(Error::json(Syntax::DuplicateKey, self.node(later).start as usize - 1));
+                }
+                k = next;
+            }
+        }
+        if let Some(n) = self.node_mut(obj) {
+            n.d = head;
+        }
+        Ok(())
+    }
+
+    /// Bottom-up merge sort of the linked list of member names (stable, O(n log n),
+    /// no extra memory).
+    fn sort_keys(&mut self, head: u32) -> u32 {
+        let mut list = head;
+        let mut insize = 1usize;
+        loop {
+            let mut p = list;
+            list = NONE;
+            let mut tail = NONE;
+            let mut merges = 0;
+            while p != NONE {
+                merges += 1;
+                let mut q = p;
+                let mut psize = 0;
+                for _ in 0..insize {
+                    psize += 1;
+                    q = self.next_key(q);
+                    if q == NONE {
+                        break;
+                    }
+                }
+                let mut qsize = insize;
+                while psize > 0 || (qsize > 0 && q != NONE) {
+                    let take_p = if psize == 0 {
+                        false
+                    } else if qsize == 0 || q == NONE {
+                        true
+                    } else {
+                        self.cmp_keys(p, q) != Ordering::Greater
+                    };
+                    let e = if take_p {
+                        let e = p;
+                        p = self.next_key(p);
+                        psize -= 1;
+                        e
+                    } else {
+                        let e = q;
+                        q = self.next_key(q);
+                        qsize -= 1;
+                        e
+                    };
+                    if tail == NONE {
+                        list = e;
+                    } else {
+                        self.set_next_key(tail, e);
+                    }
+                    tail = e;
+                }
+                p = q;
+            }
+            self.set_next_key(tail, NONE);
+            if merges <= 1 {
+                return list;
+            }
+            insize *= 2;
+        }
+    }
+}
+
+#[inline]
+fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+mod str;
+mod value;
+
+pub(crate) use self::str::decode_escape;
+pub use self::str::{Chars, Str, Units};
+pub use self::value::{Elements, Members, SortedMembers, Value};
+
+impl<'a> Doc<'a> {
+    /// The top-level value.
+    #[must_use]
+    pub fn root(&self) -> Value<'a> {
+        Value::new(*self, 0)
+    }
+
+    /// The input text.
+    #[must_use]
+    pub fn source(&self) -> &'a str {
+        self.src
+    }
+
+    /// The number of nodes used.
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    #[inline]
+    pub(crate) fn node(&self, i: u32) -> Node {
+        self.nodes.get(i as usize).copied().unwrap_or(Node::EMPTY)
+    }
+
+    pub(crate) fn str_of(&self, i: u32) -> Str<'a> {
+        let n = self.node(i);
+        Str {
+            raw: self.src.get(n.start as usize..n.a as usize).unwrap_or(""),
+            escaped: n.flags & F_ESCAPED != 0,
+        }
+    }
+}
+
+impl Node {
+    #[inline]
+    pub(crate) fn kind(&self) -> Kind {
+        self.kind
+    }
+    #[inline]
+    pub(crate) fn start(&self) -> u32 {
+        self.start
+    }
+    /// Index just past this node's subtree.
+    #[inline]
+    pub(crate) fn skip(&self, idx: u32) -> u32 {
+        if matches!(self.kind, Kind::Array | Kind::Object) { self.a } else { idx + 1 }
+    }
+    #[inline]
+    pub(crate) fn count(&self) -> u32 {
+        self.b
+    }
+    #[inline]
+    pub(crate) fn parent(&self) -> u32 {
+        self.c
+    }
+    #[inline]
+    pub(crate) fn first_sorted(&self) -> u32 {
+        self.d
+    }
+    #[inline]
+    pub(crate) fn next_sorted(&self) -> u32 {
+        self.b
+    }
+    #[inline]
+    pub(crate) fn number(&self) -> f64 {
+        f64::from_bits((u64::from(self.b) << 32) | u64::from(self.c))
+    }
+    #[inline]
+    pub(crate) fn is_integer_literal(&self) -> bool {
+        self.flags & F_INTEGER != 0
+    }
+    #[inline]
+    pub(crate) fn end(&self) -> u32 {
+        self.a
+    }
+}
+
+pub(crate) const NO_NODE: u32 = NONE;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+use std::vec;
+use std::vec::Vec;
+
+use super::*;
+use crate::error::{Error, Limit, Syntax};
+
+fn parse_err(input: &[u8]) -> Error {
+    let mut nodes = vec![Node::EMPTY; input.len() + 2];
+    parse(input, &mut nodes).unwrap_err()
+}
+
+fn json_err(input: &str) -> (Syntax, usize) {
+    match parse_err(input.as_bytes()) {
+        Error::Json { kind, offset } => (kind, offset),
+        other => panic!("{input}: expected a syntax error, got {other:?}"),
+    }
+}
+
+#[test]
+fn malformed_inputs_report_kind_and_offset() {
+    let cases: &[(&str, Syntax, usize)] = &[
+        ("", Syntax::UnexpectedEnd, 0),
+        ("   ", Syntax::UnexpectedEnd, 3),
+        ("{", Syntax::UnexpectedEnd, 1),
+        ("[1,", Syntax::UnexpectedEnd, 3),
+        ("[1,]", Syntax::UnexpectedByte, 3),
+        ("{\"a\":1,}", Syntax::UnexpectedByte, 7),
+        ("{\"a\" 1}", Syntax::UnexpectedByte, 5),
+        ("{1:2}", Syntax::UnexpectedByte, 1),
+        ("[1] x", Syntax::TrailingBytes, 4),
+        ("[1][2]", Syntax::TrailingBytes, 3),
+        ("tru", Syntax::UnexpectedEnd, 3),
+        ("trUe", Syntax::UnexpectedByte, 2),
+        ("NaN", Syntax::UnexpectedByte, 0),
+        ("Infinity", Syntax::UnexpectedByte, 0),
+        ("-Infinity", Syntax::InvalidNumber, 1),
+        ("01", Syntax::InvalidNumber, 1),
+        ("-", Syntax::InvalidNumber, 1),
+        ("1.", Syntax::InvalidNumber, 2),
+        (".5", Syntax::UnexpectedByte, 0),
+        ("1e", Syntax::InvalidNumber, 2),
+        ("+1", Syntax::UnexpectedByte, 0),
+        ("1e400", Syntax::NumberOutOfRange, 0),
+        ("[0, -1e309]", Syntax::NumberOutOfRange, 4),
+        ("-0", Syntax::NegativeZero, 0),
+        ("[-0.0]", Syntax::NegativeZero, 1),
+        ("-1e-400", Syntax::NegativeZero, 0),
+        ("9007199254740992", Syntax::UnsafeInteger, 0),
+        ("-9007199254740992", Syntax::UnsafeInteger, 0),
+        ("123456789012345678901234", Syntax::UnsafeInteger, 0),
+        ("\"a\u{1}\"", Syntax::ControlCharacter, 2),
+        ("\"a\nb\"", Syntax::ControlCharacter, 2),
+        ("\"\\x\"", Syntax::InvalidEscape, 1),
+        ("\"\\u12G4\"", Syntax::InvalidEscape, 1),
+        ("\"\\ud800\"", Syntax::LoneSurrogate, 1),
+        ("\"\\udc00\"", Syntax::LoneSurrogate, 1),
+        ("\"\\ud800\\u0041\"", Syntax::LoneSurrogate, 1),
+        ("\"ab", Syntax::UnexpectedEnd, 3),
+        ("{\"a\":1,\"b\":2,\"a\":3}", Syntax::DuplicateKey, 13),
+        ("{\"b\":1,\"\\u0062\":2}", Syntax::DuplicateKey, 7),
+        ("\u{feff}{}", Syntax::ByteOrderMark, 0),
+    ];
+    for &(input, kind, offset) in cases {
+        assert_eq!(json_err(input), (kind, offset), "input {input:?}");
+    }
+}
+
+#[test]
+fn invalid_utf8_reports_first_bad_byte() {
+    assert_eq!(parse_err(b"[\"ab\xff\"]"), Error::Json { kind: Syntax::InvalidUtf8, offset: 4 });
+    assert_eq!(parse_err(b"\"\xed\xa0\x80\""), Error::Json { kind: Syntax::InvalidUtf8, offset: 1 });
+}
+
+#[test]
+fn safe_integers_at_the_boundary_are_accepted() {
+    let mut nodes = [Node::EMPTY; 4];
+    let doc = parse(b"[9007199254740991,-9007199254740991]", &mut nodes).unwrap();
+    assert_eq!(doc.root().at(0).unwrap().as_i64(), Some(9_007_199_254_740_991));
+    assert_eq!(doc.root().at(1).unwrap().as_i64(), Some(-9_007_199_254_740_991));
+    // The RFC 8785 number domain reads big integers as the nearest double.
+    let doc = parse_with(b"9007199254740993", &mut nodes, &Options::rfc8785()).unwrap();
+    assert_eq!(doc.root().as_f64(), Some(9_007_199_254_740_992.0));
+}
+
+#[test]
+fn depth_and_node_limits() {
+    let deep: Vec<u8> = core::iter::repeat_n(b'[', 129).chain(core::iter::repeat_n(b']', 129)).collect();
+    let mut nodes = vec![Node::EMPTY; 300];
+    assert_eq!(parse(&deep, &mut nodes).unwrap_err(), Error::Limit { kind: Limit::Depth, offset: 128 });
+    let opts = Options { max_depth: 200, ..Options::default() };
+    assert!(parse_with(&deep, &mut nodes, &opts).is_ok());
+    let mut few = [Node::EMPTY; 3];
+    assert_eq!(parse(b"[1,2,3]", &mut few).unwrap_err(), Error::Limit { kind: Limit::Nodes, offset: 5 });
+}
+
+#[test]
+fn deep_nesting_costs_no_stack() {
+    let n = 100_000;
+    let deep: Vec<u8> = core::iter::repeat_n(b'[', n).chain(core::iter::repeat_n(b']', n)).collect();
+    let mut nodes = vec![Node::EMPTY; n + 1];
+    let opts = Options { max_depth: u32::MAX, ..Options::default() };
+    let doc = parse_with(&deep, &mut nodes, &opts).unwrap();
+    let mut out = vec![0u8; deep.len()];
+    let len = crate::jcs::write_to_slice(doc.root(), &mut out).unwrap();
+    assert_eq!(&out[..len], &deep[..]);
+    assert!(doc.root().equals(&doc.root()));
+}
+
+#[test]
+fn pointers_follow_rfc_6901() {
+    // The example document of RFC 6901 §5.
+    let text = br#"{"foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4,
+                   "i\\j": 5, "k\"l": 6, " ": 7, "m~n": 8}"#;
+    let mut nodes = [Node::EMPTY; 32];
+    let doc = parse(text, &mut nodes).unwrap();
+    let r = doc.root();
+    assert_eq!(r.pointer("").unwrap().kind(), Kind::Object);
+    assert_eq!(r.pointer("/foo").unwrap().len(), 2);
+    assert!(r.pointer("/foo/0").unwrap().is_str("bar"));
+    let num = |p: &str| r.pointer(p).and_then(|v| v.as_i64());
+    assert_eq!(num("/"), Some(0));
+    assert_eq!(num("/a~1b"), Some(1));
+    assert_eq!(num("/c%d"), Some(2));
+    assert_eq!(num("/e^f"), Some(3));
+    assert_eq!(num("/g|h"), Some(4));
+    assert_eq!(num("/i\\j"), Some(5));
+    assert_eq!(num("/k\"l"), Some(6));
+    assert_eq!(num("/ "), Some(7));
+    assert_eq!(num("/m~0n"), Some(8));
+    for missing in ["/nope", "/foo/2", "/foo/01", "/foo/-", "foo", "/m~2n", "/foo/0/x"] {
+        assert!(r.pointer(missing).is_none(), "{missing}");
+    }
+}
+
+#[test]
+fn equality_is_on_parsed_values() {
+    let mut n1 = [Node::EMPTY; 32];
+    let mut n2 = [Node::EMPTY; 32];
+    let a = parse(br#"{"a": [1, 2.50, "\u00e9"], "b": {"x": null, "y": true}}"#, &mut n1).unwrap();
+    let b = parse("{\"b\":{\"y\":true,\"x\":null},\"a\":[1.0,25e-1,\"é\"]}".as_bytes(), &mut n2).unwrap();
+    assert!(a.root().equals(&b.root()));
+    let c = parse(br#"{"a": [1, 2.5, "e"], "b": {"x": null, "y": true}}"#, &mut n2).unwrap();
+    assert!(!a.root().equals(&c.root()));
+    let d = parse(br#"{"a": [1, 2.5, "\u00e9"], "b": {"x": null}}"#, &mut n2).unwrap();
+    assert!(!a.root().equals(&d.root()));
+    assert!(!a.root().get("a").unwrap().equals(&a.root().get("b").unwrap()));
+}
+
+#[test]
+fn strings_decode_and_compare() {
+    let mut nodes = [Node::EMPTY; 8];
+    let doc = parse(br#"["a\"b\\c\/\b\f\n\r\t\u0041\ud83d\ude02", "plain"]"#, &mut nodes).unwrap();
+    let s = doc.root().at(0).unwrap().as_str().unwrap();
+    let mut buf = [0u8; 64];
+    assert_eq!(s.decode_into(&mut buf).unwrap(), "a\"b\\c/\u{8}\u{c}\n\r\tA\u{1F602}");
+    assert_eq!(s.decode_into(&mut buf[..3]), Err(Error::BufferTooSmall { needed: 16 }));
+    assert!(s.eq_str("a\"b\\c/\u{8}\u{c}\n\r\tA\u{1F602}"));
+    assert_eq!(doc.root().at(1).unwrap().as_plain_str(), Some("plain"));
+    assert_eq!(s.units().count(), 14);
+}
+
+#[test]
+fn member_iteration_orders() {
+    let mut nodes = [Node::EMPTY; 16];
+    let doc = parse("{\"b\":1,\"\u{e000}\":2,\"\u{1F600}\":3,\"a\":[1,[2]],\"aa\":{}}".as_bytes(), &mut nodes).unwrap();
+    let src: Vec<_> = doc.root().members().map(|(k, _)| k.raw()).collect();
+    assert_eq!(src, ["b", "\u{e000}", "\u{1F600}", "a", "aa"]);
+    let sorted: Vec<_> = doc.root().sorted_members().map(|(k, _)| k.raw()).collect();
+    // UTF-16 order: the surrogate pair of U+1F600 sorts before U+E000.
+    assert_eq!(sorted, ["a", "aa", "b", "\u{1F600}", "\u{e000}"]);
+    assert_eq!(doc.root().get("a").unwrap().elements().count(), 2);
+    assert_eq!(doc.root().len(), 5);
+}
