@@ -137,6 +137,8 @@ pub enum Error {
     Encoding(&'static str),
     /// A signature did not verify (or a public key was not a valid curve point).
     Signature,
+    /// The signer's public key could not be found (unknown sender or party).
+    UnknownKey,
     /// A required member is missing or has the wrong JSON type.
     Schema(&'static str),
     /// A recomputed digest differs from the recorded one.
@@ -160,7 +162,7 @@ impl Error {
         match self {
             Error::Json { .. } | Error::Encoding(_) | Error::InvalidArgument(_) => Class::Input,
             Error::Limit { .. } | Error::BufferTooSmall { .. } => Class::Limit,
-            Error::Signature => Class::Signature,
+            Error::Signature | Error::UnknownKey => Class::Signature,
             Error::Schema(_) => Class::Schema,
             Error::Digest(_) => Class::Digest,
             Error::Binding(_) => Class::Binding,
@@ -229,6 +231,7 @@ impl fmt::Display for Error {
             }
             Error::Encoding(what) => write!(f, "invalid encoding: {what}"),
             Error::Signature => f.write_str("signature verification failed"),
+            Error::UnknownKey => f.write_str("no public key is known for the signer"),
             Error::Schema(what) => write!(f, "schema check failed: {what}"),
             Error::Digest(what) => write!(f, "digest mismatch: {what}"),
             Error::Binding(what) => write!(f, "binding check failed: {what}"),

@@ -9,9 +9,14 @@
 //! * duplicate member names, compared after unescaping;
 //! * `NaN`, `Infinity`, numbers outside the range of a double, and numbers that evaluate to
 //!   negative zero (both reference SDKs refuse to sign `-0.0`, see SPEC §9.2.1);
-//! * integer literals beyond ±(2^53 - 1) unless [`Options::allow_unsafe_integers`] is set
-//!   (a double cannot hold them exactly, so two implementations would disagree about
-//!   their canonical bytes; RFC 8785 Appendix D recommends carrying them as strings);
+//! * integer literals beyond ±(2^53 - 1) that are not already the ECMAScript form of
+//!   their double (`9007199254740993`, `123456789012345678901234`), unless
+//!   [`Options::allow_unsafe_integers`] is set. For these, RFC 8785 writes the nearest
+//!   double, the Python SDK the exact integer and the JavaScript SDK refuses: no digest over
+//!   them is recomputable (SPEC §9.2.1), and RFC 8785 Appendix D says to carry them as
+//!   strings. A big literal that is its own ECMAScript form (`100000000000000000000`,
+//!   which is how `1e20` is written canonically) means the same to all of them and is
+//!   accepted;
 //! * anything but whitespace after the value.
 //!
 //! The reader never recurses: nesting depth costs no stack, and is bounded only by
@@ -485,7 +490,9 @@ impl Parser<'_, '_> {
             if negative { -f } else { f }
         } else {
             if integer && !self.options.allow_unsafe_integers {
-                // 16+ digits: exact check against 2^53 - 1.
+                // 16+ digits. Within 2^53 - 1 the value is exact. Beyond it, accept only a
+                // literal that is already the ECMAScript form of its double (so every
+                // implementation writes the same bytes), e.g. 100000000000000000000.
                 let digits = self.src.get(int_start..int_end).unwrap_or(&[]);
                 let mut v = 0u64;
                 let mut big = digits.len() > 16;
@@ -496,13 +503,18 @@ impl Parser<'_, '_> {
                     big = v > MAX_SAFE_INTEGER;
                 }
                 if big {
-                    return Err(Error::json(Syntax::UnsafeInteger, start));
+                    let f = parse_f64(text).ok_or(Error::json(Syntax::InvalidNumber, start))?;
+                    let mut buf = crate::jcs::NumberBuf::new();
+                    if !f.is_finite() || buf.format(f).as_bytes() != text {
+                        return Err(Error::json(Syntax::UnsafeInteger, start));
+                    }
+                    f
+                } else {
+                    let f = v as f64;
+                    if negative { -f } else { f }
                 }
-                let f = v as f64;
-                if negative { -f } else { f }
             } else {
-                let s = core::str::from_utf8(text).map_err(|_| Error::json(Syntax::InvalidNumber, start))?;
-                let f: f64 = s.parse().map_err(|_| Error::json(Syntax::InvalidNumber, start))?;
+                let f = parse_f64(text).ok_or(Error::json(Syntax::InvalidNumber, start))?;
                 if !f.is_finite() {
                     return Err(Error::json(Syntax::NumberOutOfRange, start));
                 }
@@ -644,6 +656,10 @@ impl Parser<'_, '_> {
             insize *= 2;
         }
     }
+}
+
+fn parse_f64(text: &[u8]) -> Option<f64> {
+    core::str::from_utf8(text).ok()?.parse().ok()
 }
 
 #[inline]

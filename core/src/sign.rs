@@ -1,1 +1,515 @@
-//! placeholder while in progress
+//! Ed25519 (RFC 8032, pure EdDSA) keys, signatures and their base64url forms.
+//!
+//! Signing is deterministic and uses no randomness: the same seed and message always give
+//! the same 64 bytes, equal to those of RFC 8032 and of the reference SDK
+//! (`cryptography`'s `Ed25519PrivateKey`).
+//!
+//! Verification is strict (ed25519-compact): it rejects a scalar `S` that is not reduced
+//! (`S >= L`), a public key or `R` that is not a valid point encoding, and a public key or
+//! `R` of small order; the group equation is checked cofactored. Such signatures can only
+//! be produced on purpose, never by an honest signer, so every signature the reference SDK
+//! makes verifies here; a few crafted ones that OpenSSL accepts (small-order keys) do not.
+//!
+//! [`PublicKey::from_bytes`] only checks the length, like the SDK's
+//! `Ed25519PublicKey.from_public_bytes`, so records carrying a key can be parsed and
+//! hashed whatever the key; [`PublicKey::validate`] applies the point checks on demand, and
+//! [`verify`] always applies them.
+
+use core::fmt;
+
+use crate::encoding::{self, ascii_string};
+use crate::error::{Error, Result};
+use crate::sink::Sink;
+
+/// An Ed25519 public key: the 32-byte compressed point encoding.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PublicKey([u8; 32]);
+
+impl PublicKey {
+    /// Length of a public key in bytes.
+    pub const BYTES: usize = 32;
+
+    /// Wraps 32 raw bytes (no point validation; see [`PublicKey::validate`]).
+    #[must_use]
+    pub const fn from_array(bytes: [u8; 32]) -> Self {
+        PublicKey(bytes)
+    }
+
+    /// Reads a raw public key (no point validation; see [`PublicKey::validate`]).
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] when `bytes` is not exactly 32 bytes long.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        <[u8; 32]>::try_from(bytes)
+            .map(PublicKey)
+            .map_err(|_| Error::Encoding("Ed25519 public key length"))
+    }
+
+    /// The raw 32 bytes.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// Checks that the key is the canonical encoding of a curve point that does not have
+    /// small order, i.e. that it could verify a signature at all.
+    ///
+    /// # Errors
+    /// [`Error::Signature`] otherwise.
+    pub fn validate(&self) -> Result<()> {
+        ed25519_compact::PublicKey::new(self.0)
+            .validate()
+            .map_err(|_| Error::Signature)
+    }
+
+    /// Reads a public key from base64 text, as the reference SDK's `public_key_from_b64url`
+    /// does: URL-safe or standard alphabet (never both in one text), padding optional.
+    /// Unlike the SDK it does not strip surrounding whitespace, and it requires canonical
+    /// trailing bits (see [`crate::encoding`]).
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] for malformed base64 or a decoded length other than 32.
+    pub fn from_b64(text: &str) -> Result<Self> {
+        let mut buf = [0u8; 32];
+        match encoding::decode_base64_any(text.as_bytes(), &mut buf) {
+            Ok(32) => Ok(PublicKey(buf)),
+            Ok(_) | Err(Error::BufferTooSmall { .. }) => {
+                Err(Error::Encoding("Ed25519 public key length"))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The padded URL-safe base64 form (44 characters), as the SDK's
+    /// `KeyPair.public_key_b64()` emits it.
+    #[must_use]
+    pub fn to_b64url(&self) -> heapless::String<44> {
+        let mut buf = [0u8; 44];
+        let n = encoding::encode_base64url(&self.0, &mut buf).unwrap_or(0);
+        ascii_string(buf.get(..n).unwrap_or_default())
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({})", self.to_b64url())
+    }
+}
+
+/// An Ed25519 signature: `R || S`, 64 bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Signature([u8; 64]);
+
+impl Signature {
+    /// Length of a signature in bytes.
+    pub const BYTES: usize = 64;
+
+    /// Wraps 64 raw bytes.
+    #[must_use]
+    pub const fn from_array(bytes: [u8; 64]) -> Self {
+        Signature(bytes)
+    }
+
+    /// Reads a raw signature.
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] when `bytes` is not exactly 64 bytes long.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        <[u8; 64]>::try_from(bytes)
+            .map(Signature)
+            .map_err(|_| Error::Encoding("Ed25519 signature length"))
+    }
+
+    /// The raw 64 bytes.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &[u8; 64] {
+        &self.0
+    }
+
+    /// Reads a signature from URL-safe base64, padded (as the SDK emits it) or not.
+    ///
+    /// Stricter than the SDK's `base64.urlsafe_b64decode`, which silently drops characters
+    /// outside the alphabet and accepts `+` and `/`: here those are errors.
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] for malformed base64 or a decoded length other than 64.
+    pub fn from_b64url(text: &str) -> Result<Self> {
+        let mut buf = [0u8; 64];
+        match encoding::decode_base64url(text.as_bytes(), &mut buf) {
+            Ok(64) => Ok(Signature(buf)),
+            Ok(_) | Err(Error::BufferTooSmall { .. }) => {
+                Err(Error::Encoding("Ed25519 signature length"))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The padded URL-safe base64 form (88 characters), as the SDK's `sign_message` emits it.
+    #[must_use]
+    pub fn to_b64url(&self) -> heapless::String<88> {
+        let mut buf = [0u8; 88];
+        let n = encoding::encode_base64url(&self.0, &mut buf).unwrap_or(0);
+        ascii_string(buf.get(..n).unwrap_or_default())
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature({})", self.to_b64url())
+    }
+}
+
+/// The public key of the all-zero seed, which ed25519-compact refuses to derive
+/// (RFC 8032 §5.1.5 applied to 32 zero bytes; checked against `cryptography` in the tests).
+const ZERO_SEED_PUBLIC: [u8; 32] = [
+    0x3b, 0x6a, 0x27, 0xbc, 0xce, 0xb6, 0xa4, 0x2d, 0x62, 0xa3, 0xa8, 0xd0, 0x2a, 0x6f, 0x0d, 0x73,
+    0x65, 0x32, 0x15, 0x77, 0x1d, 0xe2, 0x43, 0xa6, 0x3a, 0xc0, 0x48, 0xa1, 0x8b, 0x59, 0xda, 0x29,
+];
+
+/// An Ed25519 signing key: the 32-byte seed and its public key.
+///
+/// `Debug` shows only the public key. The seed is held in an ed25519-compact `SecretKey`,
+/// which overwrites it with volatile writes when dropped; copies made by moving the value,
+/// and those returned by [`KeyPair::seed`], are not erased (no `zeroize` in this crate).
+#[derive(Clone)]
+pub struct KeyPair {
+    sk: ed25519_compact::SecretKey,
+}
+
+impl KeyPair {
+    /// Length of a seed in bytes.
+    pub const SEED_BYTES: usize = 32;
+
+    /// Derives the key pair of a 32-byte seed (RFC 8032 §5.1.5). The seed is what the
+    /// reference SDK calls the raw private key bytes (`Ed25519PrivateKey.from_private_bytes`).
+    /// Every seed is accepted, including the all-zero seed.
+    #[must_use]
+    pub fn from_seed(seed: &[u8; 32]) -> Self {
+        let public = if seed.iter().all(|&b| b == 0) {
+            ZERO_SEED_PUBLIC
+        } else {
+            match ed25519_compact::KeyPair::try_from_seed(ed25519_compact::Seed::new(*seed)) {
+                Ok(kp) => *kp.pk,
+                // ed25519-compact 2.6 fails only for the all-zero seed, handled above. Were
+                // it ever to fail here, the zero public key makes every signature fail to
+                // verify (fail closed) rather than panic.
+                Err(_) => [0u8; 32],
+            }
+        };
+        let mut sk = [0u8; 64];
+        let (s, p) = sk.split_at_mut(32);
+        s.copy_from_slice(seed);
+        p.copy_from_slice(&public);
+        KeyPair {
+            sk: ed25519_compact::SecretKey::new(sk),
+        }
+    }
+
+    /// The public key.
+    #[must_use]
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey(*self.sk.public_key())
+    }
+
+    /// A copy of the 32-byte seed (the SDK's `private_key_bytes()`).
+    #[must_use]
+    pub fn seed(&self) -> [u8; 32] {
+        *self.sk.seed()
+    }
+
+    /// Signs `msg` deterministically (pure Ed25519, no randomness).
+    #[must_use]
+    pub fn sign(&self, msg: &[u8]) -> Signature {
+        Signature(*self.sk.sign(msg, None))
+    }
+}
+
+impl fmt::Debug for KeyPair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyPair")
+            .field("public_key", &self.public_key())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Verifies `sig` over `msg` under `pk`.
+///
+/// # Errors
+/// [`Error::Signature`] on any failure: invalid or small-order key, malformed signature,
+/// or a signature that does not match.
+pub fn verify(pk: &PublicKey, msg: &[u8], sig: &Signature) -> Result<()> {
+    ed25519_compact::PublicKey::new(pk.0)
+        .verify(msg, &ed25519_compact::Signature::new(sig.0))
+        .map_err(|_| Error::Signature)
+}
+
+/// A [`Sink`] that verifies a signature over the bytes written to it, so that a signature
+/// over canonical JSON can be checked while the canonical form is streamed, with no
+/// output buffer.
+pub struct VerifySink {
+    state: ed25519_compact::VerifyingState,
+}
+
+impl VerifySink {
+    /// Starts verifying `sig` under `pk`.
+    ///
+    /// # Errors
+    /// [`Error::Signature`] at once when the key or the signature is malformed (the
+    /// checks [`verify`] applies before reading the message).
+    pub fn new(pk: &PublicKey, sig: &Signature) -> Result<Self> {
+        ed25519_compact::PublicKey::new(pk.0)
+            .verify_incremental(&ed25519_compact::Signature::new(sig.0))
+            .map(|state| VerifySink { state })
+            .map_err(|_| Error::Signature)
+    }
+
+    /// Checks the signature over everything written.
+    ///
+    /// # Errors
+    /// [`Error::Signature`] when it does not match.
+    pub fn finish(self) -> Result<()> {
+        self.state.verify().map_err(|_| Error::Signature)
+    }
+}
+
+impl Sink for VerifySink {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.state.absorb(bytes);
+        Ok(())
+    }
+}
+
+impl fmt::Debug for VerifySink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifySink").finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use std::format;
+    use std::vec::Vec;
+
+    fn hex<const N: usize>(s: &str) -> [u8; N] {
+        let mut out = [0u8; N];
+        assert_eq!(
+            encoding::decode_hex_lower(s.as_bytes(), &mut out).unwrap(),
+            N
+        );
+        out
+    }
+
+    fn hex_vec(s: &str) -> Vec<u8> {
+        let mut out = std::vec![0u8; s.len() / 2];
+        encoding::decode_hex_lower(s.as_bytes(), &mut out).unwrap();
+        out
+    }
+
+    /// RFC 8032 §7.1: TEST 1, 2, 3 and TEST SHA(abc) (seed, public key, message, signature).
+    const RFC8032: [(&str, &str, &str, &str); 4] = [
+        ("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+         "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "",
+         "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"),
+        ("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+         "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72",
+         "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"),
+        ("c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+         "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025", "af82",
+         "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a"),
+        ("833fe62409237b9d62ec77587520911e9a759cec1d19755b7da901b96dca3d42",
+         "ec172b93ad5e563bf4932c70e1245034c35467ef2efd4d64ebf819683467e2bf",
+         "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+         "dc2a4459e7369633a52b1bf277839a00201009a3efbf3ecb69bea2186c26b58909351fc9ac90b3ecfdfbc7c66431e0303dca179c138ac17ad9bef1177331a704"),
+    ];
+
+    #[test]
+    fn rfc8032_vectors() {
+        for (seed, pk, msg, sig) in RFC8032 {
+            let kp = KeyPair::from_seed(&hex(seed));
+            let msg = hex_vec(msg);
+            assert_eq!(kp.public_key().as_bytes(), &hex::<32>(pk));
+            assert_eq!(kp.seed(), hex::<32>(seed));
+            let s = kp.sign(&msg);
+            assert_eq!(s.as_bytes(), &hex::<64>(sig));
+            assert_eq!(verify(&kp.public_key(), &msg, &s), Ok(()));
+            kp.public_key().validate().unwrap();
+        }
+    }
+
+    #[test]
+    fn tampering_fails() {
+        for (seed, _, msg, _) in RFC8032 {
+            let kp = KeyPair::from_seed(&hex(seed));
+            let mut msg = hex_vec(msg);
+            let sig = kp.sign(&msg);
+            let pk = kp.public_key();
+            for bit in [0usize, 7, 100, 255, 256, 300, 511] {
+                let mut s = *sig.as_bytes();
+                s[bit / 8] ^= 1 << (bit % 8);
+                assert_eq!(
+                    verify(&pk, &msg, &Signature::from_array(s)),
+                    Err(Error::Signature)
+                );
+                if bit < 256 {
+                    let mut p = *pk.as_bytes();
+                    p[bit / 8] ^= 1 << (bit % 8);
+                    assert_eq!(
+                        verify(&PublicKey::from_array(p), &msg, &sig),
+                        Err(Error::Signature)
+                    );
+                }
+            }
+            msg.push(0);
+            assert_eq!(verify(&pk, &msg, &sig), Err(Error::Signature));
+            msg.pop();
+            if let Some(b) = msg.first_mut() {
+                *b ^= 0x80;
+                assert_eq!(verify(&pk, &msg, &sig), Err(Error::Signature));
+            }
+        }
+    }
+
+    // Produced with the reference SDK (pip concordia-protocol==0.10.0, cryptography 50.0.2):
+    //   sk = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+    //   kp = concordia.signing.KeyPair(private_key=sk, public_key=sk.public_key())
+    //   msg = {"concordia": "interop", "n": 1, "text": "h\u00e9llo"}
+    //   kp.public_key_b64(); sign_message(msg, kp)   # over canonical_json(msg) == INTEROP_MSG
+    // and, for the long message, sk.sign(bytes((i * 7 + 3) % 256 for i in range(1023))).hex();
+    // for the zero seed, Ed25519PrivateKey.from_private_bytes(bytes(32)) and .sign(b"").
+    const INTEROP_MSG: &[u8] =
+        "{\"concordia\":\"interop\",\"n\":1,\"text\":\"h\u{e9}llo\"}".as_bytes();
+    const INTEROP_PK: &str = "A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg=";
+    const INTEROP_SIG: &str =
+        "ejW6-6WLv11xglQKmfaU7RBiEWNxxmwlgLDuJZMbMUYeymefO14HLa860rmBofeClYJzZAdGGH5Aa6t2Ym_BAw==";
+    const LONG_SIG: &str = "2a9b2aaf45fc9eabf91b1f9abbb2736dd9ebb91f29d788ec6f38b4f9bf1e283b585f4dd6511d2684a0cd87e25da95d6c834e7c2ac121896199181467debd740e";
+
+    #[test]
+    fn python_sdk_interop() {
+        let seed: [u8; 32] = core::array::from_fn(|i| i as u8);
+        let kp = KeyPair::from_seed(&seed);
+        assert_eq!(kp.public_key().to_b64url().as_str(), INTEROP_PK);
+        let sig = kp.sign(INTEROP_MSG);
+        assert_eq!(sig.to_b64url().as_str(), INTEROP_SIG);
+        let pk = PublicKey::from_b64(INTEROP_PK).unwrap();
+        assert_eq!(
+            verify(
+                &pk,
+                INTEROP_MSG,
+                &Signature::from_b64url(INTEROP_SIG).unwrap()
+            ),
+            Ok(())
+        );
+        let long: Vec<u8> = (0..1023u32).map(|i| ((i * 7 + 3) % 256) as u8).collect();
+        assert_eq!(kp.sign(&long).as_bytes(), &hex::<64>(LONG_SIG));
+        let zero = KeyPair::from_seed(&[0; 32]);
+        assert_eq!(
+            zero.public_key().as_bytes(),
+            &hex::<32>("3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29")
+        );
+        assert_eq!(zero.sign(b"").as_bytes(), &hex::<64>("8f895b3cafe2c9506039d0e2a66382568004674fe8d237785092e40d6aaf483e4fc60168705f31f101596138ce21aa357c0d32a064f423dc3ee4aa3abf53f803"));
+    }
+
+    #[test]
+    fn base64_forms() {
+        let pk = PublicKey::from_b64(INTEROP_PK).unwrap();
+        let bytes = *pk.as_bytes();
+        // Unpadded and standard-alphabet spellings decode to the same key, as in the SDK.
+        assert_eq!(
+            PublicKey::from_b64(INTEROP_PK.trim_end_matches('=')),
+            Ok(pk)
+        );
+        let std_form: std::string::String = INTEROP_PK.replace('_', "/").replace('-', "+");
+        assert_eq!(PublicKey::from_b64(&std_form), Ok(pk));
+        assert!(PublicKey::from_b64("A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMb+=").is_err());
+        assert_eq!(
+            PublicKey::from_b64("AAAA"),
+            Err(Error::Encoding("Ed25519 public key length"))
+        );
+        assert_eq!(
+            PublicKey::from_b64(&INTEROP_SIG[..60]),
+            Err(Error::Encoding("Ed25519 public key length"))
+        );
+        assert_eq!(
+            PublicKey::from_bytes(&bytes[..31]),
+            Err(Error::Encoding("Ed25519 public key length"))
+        );
+        assert_eq!(PublicKey::from_bytes(&bytes), Ok(pk));
+        let sig = Signature::from_b64url(INTEROP_SIG).unwrap();
+        assert_eq!(
+            Signature::from_b64url(INTEROP_SIG.trim_end_matches('=')),
+            Ok(sig)
+        );
+        assert_eq!(
+            Signature::from_b64url(INTEROP_PK),
+            Err(Error::Encoding("Ed25519 signature length"))
+        );
+        assert_eq!(Signature::from_bytes(&sig.as_bytes()[..]), Ok(sig));
+        assert!(Signature::from_bytes(&[0; 65]).is_err());
+        assert_eq!(format!("{pk:?}"), format!("PublicKey({INTEROP_PK})"));
+    }
+
+    #[test]
+    fn debug_hides_seed() {
+        let kp = KeyPair::from_seed(&[0x42; 32]);
+        let dbg = format!("{kp:?}");
+        assert!(dbg.contains("public_key"), "{dbg}");
+        assert!(
+            !dbg.contains("66, 66") && !dbg.contains("4242") && !dbg.contains("QkJC"),
+            "{dbg}"
+        );
+    }
+
+    #[test]
+    fn weak_and_non_canonical_keys() {
+        let identity = PublicKey::from_array(hex(
+            "0100000000000000000000000000000000000000000000000000000000000000",
+        ));
+        let non_canonical = PublicKey::from_array([0xff; 32]); // y >= p
+        let sig = KeyPair::from_seed(&[7; 32]).sign(b"m");
+        for pk in [identity, non_canonical, PublicKey::from_array([0; 32])] {
+            assert_eq!(pk.validate(), Err(Error::Signature));
+            assert_eq!(verify(&pk, b"m", &sig), Err(Error::Signature));
+            assert!(VerifySink::new(&pk, &sig).is_err());
+        }
+        // S >= L is rejected before the message is read.
+        let mut s = *sig.as_bytes();
+        s[63] |= 0xf0;
+        let pk = KeyPair::from_seed(&[7; 32]).public_key();
+        assert!(VerifySink::new(&pk, &Signature::from_array(s)).is_err());
+    }
+
+    #[test]
+    fn verify_sink_agrees_in_any_chunking() {
+        let kp = KeyPair::from_seed(&[9; 32]);
+        let msg: Vec<u8> = (0..300u32).map(|i| (i * 31 % 251) as u8).collect();
+        let sig = kp.sign(&msg);
+        let pk = kp.public_key();
+        let mut bad = msg.clone();
+        bad[150] ^= 1;
+        for step in [1usize, 2, 3, 7, 64, 299, 300, 1000] {
+            for (m, expect) in [(&msg, Ok(())), (&bad, Err(Error::Signature))] {
+                let mut sink = VerifySink::new(&pk, &sig).unwrap();
+                sink.write(&[]).unwrap();
+                for chunk in m.chunks(step) {
+                    sink.write(chunk).unwrap();
+                }
+                assert_eq!(sink.finish(), expect);
+                assert_eq!(verify(&pk, m, &sig), expect);
+            }
+        }
+        // Irregular chunk sizes.
+        let mut sink = VerifySink::new(&pk, &sig).unwrap();
+        let mut rest = &msg[..];
+        let mut k = 0;
+        while !rest.is_empty() {
+            k = (k * 5 + 3) % 17;
+            let (a, b) = rest.split_at(k.min(rest.len()));
+            sink.write(a).unwrap();
+            rest = b;
+        }
+        assert_eq!(sink.finish(), Ok(()));
+    }
+}

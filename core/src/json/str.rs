@@ -134,8 +134,8 @@ pub(crate) fn cmp_utf8_as_utf16(a: &[u8], b: &[u8]) -> Ordering {
 
 #[inline]
 fn utf16_weight(lead: u8) -> u16 {
-    // Place 4-byte lead bytes (0xF0..=0xF4) between 0xED and 0xEE.
-    if lead >= 0xF0 { 0xED * 2 + 1 } else { u16::from(lead) * 2 }
+    // Place 4-byte lead bytes (0xF0..=0xF4), in their own order, between 0xED and 0xEE.
+    if lead >= 0xF0 { 0xED * 8 + 1 + u16::from(lead - 0xF0) } else { u16::from(lead) * 8 }
 }
 
 /// Iterator over the decoded characters of a [`Str`].

@@ -45,9 +45,11 @@ fn malformed_inputs_report_kind_and_offset() {
         ("-0", Syntax::NegativeZero, 0),
         ("[-0.0]", Syntax::NegativeZero, 1),
         ("-1e-400", Syntax::NegativeZero, 0),
-        ("9007199254740992", Syntax::UnsafeInteger, 0),
-        ("-9007199254740992", Syntax::UnsafeInteger, 0),
+        ("9007199254740993", Syntax::UnsafeInteger, 0),
+        ("-9007199254740995", Syntax::UnsafeInteger, 0),
         ("123456789012345678901234", Syntax::UnsafeInteger, 0),
+        ("100000000000000000001", Syntax::UnsafeInteger, 0),
+        ("[1, 9007199254740993]", Syntax::UnsafeInteger, 4),
         ("\"a\u{1}\"", Syntax::ControlCharacter, 2),
         ("\"a\nb\"", Syntax::ControlCharacter, 2),
         ("\"\\x\"", Syntax::InvalidEscape, 1),
@@ -77,6 +79,10 @@ fn safe_integers_at_the_boundary_are_accepted() {
     let doc = parse(b"[9007199254740991,-9007199254740991]", &mut nodes).unwrap();
     assert_eq!(doc.root().at(0).unwrap().as_i64(), Some(9_007_199_254_740_991));
     assert_eq!(doc.root().at(1).unwrap().as_i64(), Some(-9_007_199_254_740_991));
+    // A big literal that is its own ECMAScript form is unambiguous.
+    let doc = parse(b"[100000000000000000000, -9007199254740992, 18014398509481984]", &mut nodes).unwrap();
+    assert_eq!(doc.root().at(0).unwrap().as_f64(), Some(1e20));
+    assert_eq!(doc.root().at(2).unwrap().as_f64(), Some(18_014_398_509_481_984.0));
     // The RFC 8785 number domain reads big integers as the nearest double.
     let doc = parse_with(b"9007199254740993", &mut nodes, &Options::rfc8785()).unwrap();
     assert_eq!(doc.root().as_f64(), Some(9_007_199_254_740_992.0));

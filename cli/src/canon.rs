@@ -1,0 +1,61 @@
+//! `concordia jcs` and `concordia hash`.
+
+use concordia_core::digest;
+use concordia_core::json;
+
+use crate::util::{canonical, emit, nodes_for, parse, read_input, Args, CliResult};
+
+pub const JCS_HELP: &str = "concordia jcs [--lines] [FILE]
+  Writes the RFC 8785 canonical form of the JSON in FILE (default stdin).
+  --lines   FILE is JSON Lines: one canonical line out per line in, or
+            `!error <class> <byte-offset> <message>` for a rejected line.";
+
+pub const HASH_HELP: &str = "concordia hash [--hex] [FILE]
+  Prints sha256:<hex> over the canonical form of the JSON in FILE (default stdin).
+  --hex     print the bare 64 hex digits";
+
+pub fn jcs(mut args: Args) -> CliResult {
+    let lines = args.flag("--lines");
+    let pos = args.positionals(1)?;
+    let (name, input) = read_input(pos.first().map(String::as_str))?;
+    if lines {
+        return jcs_lines(&input);
+    }
+    let mut nodes = nodes_for(&input);
+    let doc = parse(&name, &input, &mut nodes)?;
+    emit(&canonical(doc.root()))
+}
+
+fn jcs_lines(input: &[u8]) -> CliResult {
+    let mut out = Vec::with_capacity(input.len());
+    let mut nodes = Vec::new();
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    for line in lines {
+        nodes.clear();
+        nodes.resize(line.len() / 2 + 2, json::Node::EMPTY);
+        match json::parse_with(line, &mut nodes, &crate::util::cli_options()) {
+            Ok(doc) => out.extend_from_slice(&canonical(doc.root())),
+            Err(e) => out.extend_from_slice(
+                format!("!error {} {} {}", e.class(), e.offset().unwrap_or(0), e).as_bytes(),
+            ),
+        }
+        out.push(b'\n');
+    }
+    use std::io::Write;
+    std::io::stdout().lock().write_all(&out).map_err(|e| crate::util::usage(format!("stdout: {e}")))
+}
+
+pub fn hash(mut args: Args) -> CliResult {
+    let hex = args.flag("--hex");
+    let pos = args.positionals(1)?;
+    let (name, input) = read_input(pos.first().map(String::as_str))?;
+    let mut nodes = nodes_for(&input);
+    let doc = parse(&name, &input, &mut nodes)?;
+    let d = digest::sha256_jcs(doc.root());
+    let text = if hex { d.to_hex().as_str().to_string() } else { d.to_prefixed().as_str().to_string() };
+    println!("{text}");
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! `concordia`: canonicalize, hash, sign and verify Concordia messages from the shell.
+//!
+//! All protocol logic lives in `concordia-core`; this binary reads files, sizes buffers to
+//! its input, and maps results to exit codes: 0 ok, 1 verification failed, 2 usage or
+//! malformed input.
+
+mod canon;
+mod chain;
+mod keys;
+mod util;
+
+use util::{usage, Args, CliResult, Fail};
+
+const HELP: &str = "concordia: Concordia protocol tools (RFC 8785 JSON, SHA-256, Ed25519)
+
+usage: concordia <command> [options]
+
+commands:
+  jcs [--lines] [FILE]                       canonical JSON (RFC 8785)
+  hash [--hex] [FILE]                        sha256:<hex> of the canonical form
+  keygen [--seed HEX]                        new Ed25519 key pair as JSON
+  sign --key KEYFILE [FILE]                  add a top-level signature
+  verify --public-key B64URL [FILE]          check a top-level signature
+  chain verify --keys KEYS.json TRANSCRIPT   check a hash-chained transcript
+
+FILE defaults to stdin. `concordia <command> --help` for details.
+Exit status: 0 ok, 1 verification failed, 2 usage or malformed input.";
+
+fn run(argv: Vec<String>) -> CliResult {
+    let mut it = argv.into_iter();
+    let Some(cmd) = it.next() else {
+        return Err(usage(HELP));
+    };
+    let rest: Vec<String> = it.collect();
+    let help = rest.iter().any(|a| a == "--help" || a == "-h");
+    let (text, f): (&str, fn(Args) -> CliResult) = match cmd.as_str() {
+        "jcs" => (canon::JCS_HELP, canon::jcs),
+        "hash" => (canon::HASH_HELP, canon::hash),
+        "keygen" => (keys::KEYGEN_HELP, keys::keygen),
+        "sign" => (keys::SIGN_HELP, keys::sign),
+        "verify" => (keys::VERIFY_HELP, keys::verify),
+        "chain" => (chain::HELP, chain::run),
+        "help" | "--help" | "-h" => {
+            println!("{HELP}");
+            return Ok(());
+        }
+        "--version" | "version" => {
+            println!("concordia {}", env!("CARGO_PKG_VERSION"));
+            return Ok(());
+        }
+        other => return Err(usage(format!("unknown command `{other}`\n\n{HELP}"))),
+    };
+    if help {
+        println!("{text}");
+        return Ok(());
+    }
+    f(Args::new(rest))
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let code = match run(argv) {
+        Ok(()) => 0,
+        Err(Fail::Rejected(m)) => {
+            eprintln!("concordia: {m}");
+            1
+        }
+        Err(Fail::Usage(m)) => {
+            eprintln!("concordia: {m}");
+            2
+        }
+    };
+    std::process::exit(code);
+}
