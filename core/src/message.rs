@@ -283,8 +283,8 @@ impl<'a> Envelope<'a> {
     }
 }
 
-/// Length of `,"signature":"<88 base64url chars>"`.
-const SIGNATURE_MEMBER_LEN: usize = 14 + 88 + 2;
+/// Length of `,"signature":"<88 base64url chars>"`: 1 + 11 + 1 + 90.
+const SIGNATURE_MEMBER_LEN: usize = 103;
 
 /// Finds the public key of an agent.
 pub trait KeyResolver {
