@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import rfc8785
 
 import gen_docs
 
@@ -33,7 +34,7 @@ ERROR_LINE = re.compile(rb"^!error ([A-Za-z0-9_.-]+) ([0-9]+)(?: (.*))?$")
 DOCUMENTED = {
     "duplicate-name": "duplicate member names (I-JSON); oracles keep the last one",
     "lone-surrogate": "unpaired surrogate escape (I-JSON)",
-    "big-integer": "integer literal beyond 2^53-1 (JS SDK behaviour)",
+    "big-integer": "integer literal beyond 2^53-1 that is not the ECMAScript form of its double",
     "negative-zero": "number evaluates to negative zero",
     "nan-infinity": "NaN/Infinity literal (not JSON)",
     "number-overflow": "number overflows a double",
@@ -75,6 +76,7 @@ class Classified:
     reasons: list[str] = field(default_factory=list)
     value: Any = None  # parsed value (Python json), when parseable
     parsed: bool = False
+    notes: list[str] = field(default_factory=list)  # accepted edge cases worth counting
     detail: str = ""  # parse error text when not parseable
 
 
@@ -84,6 +86,7 @@ class _Collector:
 
     def __init__(self) -> None:
         self.reasons: set[str] = set()
+        self.notes: set[str] = set()
 
     def pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         d = dict(pairs)
@@ -95,9 +98,18 @@ class _Collector:
         self.reasons.add("nan-infinity")
         return float(name)
 
-    def parse_int(self, s: str) -> int:
+    def parse_int(self, s: str) -> int | float:
         v = int(s)
         if abs(v) > MAX_SAFE:
+            # concordia-rs accepts a big literal only when it is already the
+            # ECMAScript form of its double (100000000000000000000 is how 1e20
+            # is written canonically), so every implementation agrees on it.
+            # It is a double then: hand the oracles the float, since rfc8785
+            # refuses Python ints beyond 2^53-1.
+            f = float(s) if len(s) < 400 else math.inf
+            if math.isfinite(f) and rfc8785.dumps(f).decode() == s:
+                self.notes.add("big-integer-es-form")
+                return f
             self.reasons.add("big-integer")
         if v == 0 and s.startswith("-"):
             self.reasons.add("negative-zero")
@@ -151,6 +163,7 @@ def classify(line: bytes) -> Classified:
         c.detail = str(e)
         return c
     c.reasons.extend(sorted(col.reasons))
+    c.notes.extend(sorted(col.notes))
     if _has_lone_surrogate(c.value):
         c.reasons.append("lone-surrogate")
     return c

@@ -301,8 +301,12 @@ class Gen:
                 return wrap.format("{%s:0}" % s).encode("utf-8")
             return wrap.format(s).encode("utf-8")
         if kind == 2:  # integer literals beyond 2^53-1
-            v = r.choice([2**53, 2**53 + 1, 2**63, 2**64, 10**21, 10**30, 10**400,
+            v = r.choice([2**53 + 1, 2**53 + 3, 10**20 + 1, 123456789012345678000, 2**63, 2**64, 10**21, 10**30, 10**400,
                           123456789012345678901234567890])
+            if r.random() < 0.3:
+                # already the ECMAScript form of their double: accepted
+                v = r.choice([2**53, 2**54, 10**20, 123456789012345680000, 295147905179352830000,
+                              18014398509481984, 999999999999999900000])
             return wrap.format(("-" if r.random() < 0.4 else "") + str(v)).encode("utf-8")
         if kind == 3:  # negative zero
             return wrap.format(r.choice(["-0", "-0.0", "-0e0", "-0E+5", "-1e-400",

@@ -65,6 +65,7 @@ def test_differential(corpus_lines: list[bytes], classified: list[Classified], o
     not_json = collections.Counter()
     error_classes = collections.Counter()
     oracle_disagree = 0
+    notes = collections.Counter()
     failures: list[tuple[int, str]] = []  # (input length, text): smallest inputs are shown first
 
     for i, (c, out) in enumerate(zip(classified, ours)):
@@ -108,6 +109,7 @@ def test_differential(corpus_lines: list[bytes], classified: list[Classified], o
                             f"for input {show(c.line)}; rfc8785 gives {show(results['rfc8785'][0])}"))
             continue
         accepted += 1
+        notes.update(c.notes)
         if results["rfc8785"][0] != results["sdk"][0]:
             oracle_disagree += 1
         for name, (res, _) in results.items():
@@ -124,6 +126,11 @@ def test_differential(corpus_lines: list[bytes], classified: list[Classified], o
         f"  byte-identical to rfc8785: {identical['rfc8785']}",
         f"  byte-identical to SDK:     {identical['sdk']}",
         f"  rfc8785 and SDK disagree on {oracle_disagree} accepted lines",
+    ]
+    if notes["big-integer-es-form"]:
+        lines.append(f"  accepted big integer literals already in ECMAScript form: {notes['big-integer-es-form']}"
+                     " (rfc8785 refuses such Python ints; compared as doubles)")
+    lines += [
         f"  rejected by design: {sum(rejected_by_design.values())}",
     ]
     for reason, k in sorted(rejected_by_design.items()):

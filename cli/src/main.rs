@@ -6,6 +6,7 @@
 
 mod canon;
 mod chain;
+mod conformance;
 mod keys;
 mod util;
 
@@ -22,6 +23,7 @@ commands:
   sign --key KEYFILE [FILE]                  add a top-level signature
   verify --public-key B64URL [FILE]          check a top-level signature
   chain verify --keys KEYS.json TRANSCRIPT   check a hash-chained transcript
+  conformance [DIR] [--json]                 run the conformance suite
 
 FILE defaults to stdin. `concordia <command> --help` for details.
 Exit status: 0 ok, 1 verification failed, 2 usage or malformed input.";
@@ -40,6 +42,7 @@ fn run(argv: Vec<String>) -> CliResult {
         "sign" => (keys::SIGN_HELP, keys::sign),
         "verify" => (keys::VERIFY_HELP, keys::verify),
         "chain" => (chain::HELP, chain::run),
+        "conformance" => (conformance::HELP, conformance::run),
         "help" | "--help" | "-h" => {
             println!("{HELP}");
             return Ok(());

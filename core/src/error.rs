@@ -151,6 +151,8 @@ pub enum Error {
     Privacy(&'static str),
     /// The state machine does not allow this transition.
     Transition(&'static str),
+    /// An offer or counter beyond the session's `max_rounds`.
+    MaxRounds,
     /// An argument from the caller is out of its documented domain.
     InvalidArgument(&'static str),
 }
@@ -168,7 +170,7 @@ impl Error {
             Error::Binding(_) => Class::Binding,
             Error::Temporal(_) => Class::Temporal,
             Error::Privacy(_) => Class::Privacy,
-            Error::Transition(_) => Class::Transition,
+            Error::Transition(_) | Error::MaxRounds => Class::Transition,
         }
     }
 
@@ -238,6 +240,7 @@ impl fmt::Display for Error {
             Error::Temporal(what) => write!(f, "temporal check failed: {what}"),
             Error::Privacy(what) => write!(f, "privacy check failed: {what}"),
             Error::Transition(what) => write!(f, "invalid transition: {what}"),
+            Error::MaxRounds => f.write_str("max_rounds reached: no further offers or counters"),
             Error::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
         }
     }

@@ -101,6 +101,19 @@ pub struct Node {
 impl Node {
     /// An unused node, for initializing buffers: `[Node::EMPTY; 256]`.
     pub const EMPTY: Node = Node { kind: Kind::Null, flags: 0, start: 0, a: 0, b: 0, c: 0, d: 0 };
+
+    /// A node from its raw fields, for tapes generated at build time (the frozen schemas of
+    /// [`crate::schema`]); a test checks each generated tape against [`parse`].
+    pub(crate) const fn from_raw(kind: Kind, flags: u8, start: u32, a: u32, b: u32, c: u32, d: u32) -> Node {
+        Node { kind, flags, start, a, b, c, d }
+    }
+}
+
+impl Doc<'static> {
+    /// A document over a tape generated at build time (see [`Node::from_raw`]).
+    pub(crate) const fn from_static_parts(src: &'static str, nodes: &'static [Node]) -> Doc<'static> {
+        Doc { src, nodes }
+    }
 }
 
 /// Reader options.
@@ -675,7 +688,7 @@ fn hex_val(b: u8) -> Option<u8> {
 mod str;
 mod value;
 
-pub(crate) use self::str::decode_escape;
+pub(crate) use self::str::{cmp_utf8_as_utf16, decode_escape};
 pub use self::str::{Chars, Str, Units};
 pub use self::value::{Elements, Members, SortedMembers, Value};
 

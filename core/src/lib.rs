@@ -8,6 +8,9 @@
 //! * [`sign`]: Ed25519 keys, signatures and base64url forms.
 //! * [`preimage`]: the three signature-preimage rules of SPEC §9.2.1 as streaming filters.
 //! * [`message`]: the signed message envelope and the hash-chained transcript.
+//! * [`session`]: the negotiation state machine (SPEC §5); [`offer`]: offers (§6).
+//! * [`profiles`]: the 22 conformance verification profiles; [`schema`]: their JSON
+//!   Schema checks; [`time`]: timestamps as the contract reads them.
 //!
 //! The crate is `#![no_std]`, never allocates, forbids `unsafe`, reads no clock and no
 //! randomness, and bounds its work on any input.
@@ -20,7 +23,7 @@
 //! let mut out = [0u8; 64];
 //! let n = jcs::write_to_slice(doc.root(), &mut out).unwrap();
 //! assert_eq!(&out[..n], "{\"a\":[true,\"é\"],\"b\":1.5}".as_bytes());
-//! let id = digest::sha256_jcs(doc.root()).unwrap();
+//! let id = digest::sha256_jcs(doc.root());
 //! assert!(id.to_prefixed().as_str().starts_with("sha256:"));
 //! ```
 #![no_std]
@@ -31,14 +34,22 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod attestation;
+pub mod did;
 pub mod digest;
 pub mod encoding;
 pub mod error;
 pub mod jcs;
 pub mod json;
 pub mod message;
+pub mod offer;
 pub mod preimage;
+pub mod privacy;
+pub mod profiles;
+pub mod schema;
+pub mod session;
 pub mod sign;
 pub mod sink;
+pub mod time;
 
 pub use error::{Class, Error, Result};

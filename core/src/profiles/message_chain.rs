@@ -1,0 +1,163 @@
+//! `message-chain-v1`: hash-chained session messages, with the receipt set-binding.
+//!
+//! Per the contract the checks run in three passes over the array: first the whole
+//! `prev_hash` linkage walk, then every message signature, then the optional hash list and
+//! receipt checks. Each pass streams the messages from the parsed tape; the only state is
+//! one digest.
+
+use super::{bare_signature, object, public_key, schema, signature, verify_preimage, Regression, VerifyOptions};
+use crate::digest::Digest;
+use crate::error::{Error, Result};
+use crate::json::{Kind, Value};
+use crate::message::{message_hash, GENESIS_HASH};
+use crate::preimage::{Countersign, WithoutSignature};
+use crate::schema::SchemaId;
+
+/// Python `x != n` for a JSON value and a count (`true == 1`, `2.0 == 2`).
+fn equals_count(v: Value<'_>, n: usize) -> bool {
+    match v.kind() {
+        Kind::Number => v.as_f64().is_some_and(|f| f == n as f64),
+        Kind::True => n == 1,
+        Kind::False => n == 0,
+        _ => false,
+    }
+}
+
+fn is_hash(v: Option<Value<'_>>, d: &Digest) -> bool {
+    v.is_some_and(|v| v.is_str(d.to_prefixed().as_str()))
+}
+
+pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions) -> Result<()> {
+    let input = object(Some(input), "message chain input must be an object")?;
+    let has_receipt = input.get("receipt").is_some();
+    if input.get("messages").is_none() || input.len() != 1 + usize::from(has_receipt) {
+        return Err(Error::Schema("message chain input must hold only messages and receipt"));
+    }
+    let messages = input.get("messages").filter(|m| m.kind() == Kind::Array && !m.is_empty());
+    let messages = messages.ok_or(Error::Schema("messages"))?;
+    if let Some(n) = context.get("expected_message_count").filter(|n| !n.is_null()) {
+        if !equals_count(n, messages.len()) {
+            return Err(Error::Binding("expected_message_count"));
+        }
+    }
+    if messages.elements().any(|m| m.kind() != Kind::Object) {
+        return Err(Error::Schema("message must be an object"));
+    }
+    // Pass 1: the linkage walk.
+    if !opts.regressed(Regression::SkipLinkageWalk) {
+        let mut expected = GENESIS_HASH;
+        for m in messages.elements() {
+            if !is_hash(m.get("prev_hash"), &expected) {
+                return Err(Error::Binding("prev_hash"));
+            }
+            expected = message_hash(m);
+        }
+    }
+    // Pass 2: signatures.
+    let keys = context.get("public_keys_b64url").filter(|k| k.kind() == Kind::Object).ok_or(Error::UnknownKey)?;
+    for m in messages.elements() {
+        let from = object(m.get("from"), "from")?;
+        let agent = from.get("agent_id").and_then(|a| a.as_str()).ok_or(Error::Schema("from.agent_id"))?;
+        let key = super::lookup(keys, agent);
+        let key = public_key(key)?;
+        verify_preimage(m, &WithoutSignature, &key, &signature(m.get("signature"))?)?;
+    }
+    // Pass 3: hash list and receipt.
+    if let Some(hashes) = context.get("expected_message_hashes").filter(|h| !h.is_null()) {
+        let ok = hashes.kind() == Kind::Array
+            && hashes.len() == messages.len()
+            && hashes.elements().zip(messages.elements()).all(|(h, m)| is_hash(Some(h), &message_hash(m)));
+        if !ok {
+            return Err(Error::Binding("expected_message_hashes"));
+        }
+    }
+    if !opts.regressed(Regression::ReceiptSetUnchecked) {
+        if let Some(receipt) = input.get("receipt") {
+            verify_receipt_binding(receipt, messages, keys)?;
+        }
+    }
+    Ok(())
+}
+
+/// `^\d+\.\d+\.\d+\Z` and `(major, minor) >= (0, 3)`, with Python's Unicode `\d` and `int()`.
+fn version_at_least_0_3(v: Option<Value<'_>>) -> bool {
+    let Some(s) = v.and_then(|v| v.as_str()) else { return false };
+    let mut parts = [0u64; 3];
+    let mut idx = 0usize;
+    let mut digits = 0usize;
+    for c in s.chars() {
+        if c == '.' {
+            if digits == 0 || idx >= 2 {
+                return false;
+            }
+            idx += 1;
+            digits = 0;
+        } else if let Some(d) = crate::privacy::digit_value(c) {
+            if let Some(p) = parts.get_mut(idx) {
+                *p = p.saturating_mul(10).saturating_add(u64::from(d));
+            }
+            digits += 1;
+        } else {
+            return false;
+        }
+    }
+    if idx != 2 || digits == 0 {
+        return false;
+    }
+    parts[0] > 0 || parts[1] >= 3
+}
+
+/// Checks a v0.3.0 receipt against the presented messages: schema, version, party
+/// signatures and countersignatures under `keys`, `message_count` and `chain_head`.
+fn verify_receipt_binding(receipt: Value<'_>, messages: Value<'_>, keys: Value<'_>) -> Result<()> {
+    let receipt = object(Some(receipt), "receipt must be an object")?;
+    schema(SchemaId::Attestation, receipt)?;
+    if !version_at_least_0_3(receipt.get("concordia_attestation")) {
+        return Err(Error::Binding("receipt is legacy set-unbound"));
+    }
+    let head = receipt.get("chain_head").and_then(|h| h.as_plain_str());
+    let well_formed = head.is_some_and(|h| {
+        h.strip_prefix("sha256:")
+            .is_some_and(|x| x.len() == 64 && x.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+    });
+    if !well_formed {
+        return Err(Error::Schema("receipt chain_head"));
+    }
+    let count = receipt.get("message_count");
+    let count_ok = count.is_some_and(|c| c.is_integer_literal() && c.as_i64().is_some_and(|n| n >= 1));
+    if !count_ok {
+        return Err(Error::Schema("receipt message_count"));
+    }
+    let parties = receipt.get("parties").filter(|p| p.kind() == Kind::Array).ok_or(Error::Schema("parties"))?;
+    let sigs = receipt.get("countersignatures").filter(|c| c.kind() == Kind::Object);
+    let sigs = sigs.ok_or(Error::Schema("countersignatures"))?;
+    for party in parties.elements() {
+        let party = object(Some(party), "receipt party")?;
+        let agent = party.get("agent_id").and_then(|a| a.as_str()).filter(|a| !a.raw().is_empty());
+        let agent = agent.ok_or(Error::Schema("receipt party agent_id"))?;
+        let key = public_key(super::lookup(keys, agent).filter(|k| k.kind() == Kind::String))?;
+        verify_preimage(party, &WithoutSignature, &key, &bare_signature(party)?)?;
+        let counter = super::lookup(sigs, agent).filter(|s| s.kind() == Kind::String).ok_or(Error::Signature)?;
+        verify_preimage(receipt, &Countersign, &key, &signature(Some(counter))?)?;
+    }
+    if !count.is_some_and(|c| equals_count(c, messages.len())) {
+        return Err(Error::Binding("receipt message_count"));
+    }
+    let last = messages.at(messages.len().saturating_sub(1)).ok_or(Error::Schema("messages"))?;
+    if !is_hash(Some(receipt.get("chain_head").ok_or(Error::Schema("chain_head"))?), &message_hash(last)) {
+        return Err(Error::Binding("receipt chain_head"));
+    }
+    Ok(())
+}
+
+/// `message-chain-v1`: `input` is `{"messages": [...]}` or `{"messages": [...],
+/// "receipt": {...}}`; `context` carries `public_keys_b64url` and the optional
+/// `expected_message_count` / `expected_message_hashes`.
+///
+/// # Errors
+/// [`Error::Binding`] for a broken link, count, hash list or receipt binding;
+/// [`Error::Signature`] / [`Error::UnknownKey`] for signatures; [`Error::Schema`] for shape.
+pub fn verify_message_chain(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions) -> Result<()> {
+    verify(input, context, opts)
+}
+

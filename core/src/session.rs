@@ -1,0 +1,506 @@
+//! The negotiation session state machine (SPEC §5).
+//!
+//! A [`Session`] is a fixed-size value: state, counters, the transcript tip, a running
+//! SHA-256 of the transcript, timing, and up to `P` parties with their behaviour summaries
+//! (`T` numeric terms remembered per party for concession tracking). Its size does not
+//! depend on how many messages it has seen.
+//!
+//! [`Session::apply`] checks a signed message in the reference SDK's order (sender, signature,
+//! session binding, chain link, transition, round cap), plus the session and offer TTLs
+//! against the `now` the caller passes, and only then changes the session. A message that
+//! fails any check leaves the session exactly as it was.
+//!
+//! | from | message | to |
+//! |---|---|---|
+//! | PROPOSED | `open` | PROPOSED |
+//! | PROPOSED | `accept_session` / `decline_session` | ACTIVE / REJECTED |
+//! | ACTIVE | `offer`, `counter`, `signal`, `inquire`, `constrain`, `propose_mediator`, `resolve` | ACTIVE |
+//! | ACTIVE | `accept`, `commit` | AGREED |
+//! | ACTIVE | `reject`, `withdraw` | REJECTED |
+//! | DORMANT | `offer` | ACTIVE |
+//!
+//! [`Session::expire`] (PROPOSED or ACTIVE to EXPIRED) and [`Session::make_dormant`]
+//! (REJECTED or EXPIRED to DORMANT, reactivatable) are the two transitions not driven by a
+//! message.
+
+use heapless::{String, Vec};
+
+use crate::digest::{Digest, Sha256Sink};
+use crate::error::{Error, Result};
+use crate::json::{Kind, Str, Value};
+use crate::message::{self, KeyResolver, GENESIS_HASH};
+use crate::sign::PublicKey;
+use crate::sink::Sink;
+use crate::time::Timestamp;
+use crate::{jcs, offer};
+
+mod behavior;
+
+pub use behavior::{Behavior, TermKey};
+
+/// Longest agent or session identifier a session stores.
+pub const ID_CAPACITY: usize = 128;
+
+/// The six states of SPEC §5.1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// `negotiate.open` sent; the counterparty has not agreed to negotiate.
+    Proposed,
+    /// Offers flow.
+    Active,
+    /// Terms accepted; terminal.
+    Agreed,
+    /// Declined, rejected or withdrawn; terminal.
+    Rejected,
+    /// The TTL elapsed; terminal.
+    Expired,
+    /// Rejected or expired, flagged reactivatable; an offer reactivates it.
+    Dormant,
+}
+
+impl State {
+    /// The SDK's lowercase name (`"proposed"`, ...).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            State::Proposed => "proposed",
+            State::Active => "active",
+            State::Agreed => "agreed",
+            State::Rejected => "rejected",
+            State::Expired => "expired",
+            State::Dormant => "dormant",
+        }
+    }
+
+    /// AGREED, REJECTED or EXPIRED.
+    #[must_use]
+    pub const fn is_terminal(self) -> bool {
+        matches!(self, State::Agreed | State::Rejected | State::Expired)
+    }
+}
+
+/// The fourteen message types of SPEC §4.2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum MessageType {
+    Open,
+    AcceptSession,
+    DeclineSession,
+    Offer,
+    Counter,
+    Accept,
+    Reject,
+    Inquire,
+    Constrain,
+    Signal,
+    Withdraw,
+    ProposeMediator,
+    Resolve,
+    Commit,
+}
+
+impl MessageType {
+    /// Every message type.
+    pub const ALL: [MessageType; 14] = [
+        MessageType::Open,
+        MessageType::AcceptSession,
+        MessageType::DeclineSession,
+        MessageType::Offer,
+        MessageType::Counter,
+        MessageType::Accept,
+        MessageType::Reject,
+        MessageType::Inquire,
+        MessageType::Constrain,
+        MessageType::Signal,
+        MessageType::Withdraw,
+        MessageType::ProposeMediator,
+        MessageType::Resolve,
+        MessageType::Commit,
+    ];
+
+    /// The wire name, e.g. `negotiate.offer`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MessageType::Open => "negotiate.open",
+            MessageType::AcceptSession => "negotiate.accept_session",
+            MessageType::DeclineSession => "negotiate.decline_session",
+            MessageType::Offer => "negotiate.offer",
+            MessageType::Counter => "negotiate.counter",
+            MessageType::Accept => "negotiate.accept",
+            MessageType::Reject => "negotiate.reject",
+            MessageType::Inquire => "negotiate.inquire",
+            MessageType::Constrain => "negotiate.constrain",
+            MessageType::Signal => "negotiate.signal",
+            MessageType::Withdraw => "negotiate.withdraw",
+            MessageType::ProposeMediator => "negotiate.propose_mediator",
+            MessageType::Resolve => "negotiate.resolve",
+            MessageType::Commit => "negotiate.commit",
+        }
+    }
+
+    /// Parses a wire name.
+    #[must_use]
+    pub fn parse(s: Str<'_>) -> Option<MessageType> {
+        MessageType::ALL.into_iter().find(|t| s.eq_str(t.as_str()))
+    }
+
+    /// Offers and counters count against `max_rounds`.
+    #[must_use]
+    pub const fn is_round(self) -> bool {
+        matches!(self, MessageType::Offer | MessageType::Counter)
+    }
+}
+
+/// The transition table of the reference SDK (SPEC §5.2): the state after `message` in
+/// `state`, or `None` when the message is not allowed there.
+#[must_use]
+pub const fn transition(state: State, message: MessageType) -> Option<State> {
+    use MessageType as M;
+    use State as S;
+    match (state, message) {
+        (S::Proposed, M::Open) => Some(S::Proposed),
+        (S::Proposed, M::AcceptSession) => Some(S::Active),
+        (S::Proposed, M::DeclineSession) => Some(S::Rejected),
+        (
+            S::Active,
+            M::Offer | M::Counter | M::Signal | M::Inquire | M::Constrain | M::ProposeMediator | M::Resolve,
+        ) => Some(S::Active),
+        (S::Active, M::Accept | M::Commit) => Some(S::Agreed),
+        (S::Active, M::Reject | M::Withdraw) => Some(S::Rejected),
+        (S::Dormant, M::Offer) => Some(S::Active),
+        _ => None,
+    }
+}
+
+/// A party's role (the SDK's `PartyRole`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Role {
+    Initiator,
+    Responder,
+    Mediator,
+    Witness,
+}
+
+impl Role {
+    /// The wire name.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Role::Initiator => "initiator",
+            Role::Responder => "responder",
+            Role::Mediator => "mediator",
+            Role::Witness => "witness",
+        }
+    }
+}
+
+/// Timing parameters of SPEC §5.3, in seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Maximum duration of the session (default 24 hours).
+    pub session_ttl: u32,
+    /// Maximum time to answer an offer (default 1 hour).
+    pub offer_ttl: u32,
+    /// Maximum number of offers and counters (default 20).
+    pub max_rounds: u32,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing { session_ttl: 86_400, offer_ttl: 3_600, max_rounds: 20 }
+    }
+}
+
+/// A registered party: identity, role, key and behaviour summary.
+#[derive(Clone, Debug)]
+pub struct Party<const T: usize> {
+    agent_id: String<ID_CAPACITY>,
+    role: Role,
+    key: Option<PublicKey>,
+    behavior: Behavior<T>,
+}
+
+impl<const T: usize> Party<T> {
+    /// The agent's identifier.
+    #[must_use]
+    pub fn agent_id(&self) -> &str {
+        &self.agent_id
+    }
+    /// The party's role.
+    #[must_use]
+    pub fn role(&self) -> Role {
+        self.role
+    }
+    /// The registered public key, if any.
+    #[must_use]
+    pub fn public_key(&self) -> Option<PublicKey> {
+        self.key
+    }
+    /// The behaviour summary derived from this party's messages.
+    #[must_use]
+    pub fn behavior(&self) -> &Behavior<T> {
+        &self.behavior
+    }
+}
+
+/// A negotiation session with room for `P` parties and `T` remembered numeric terms per
+/// party. `Session<4, 16>` is about 3 KB.
+#[derive(Clone, Debug)]
+pub struct Session<const P: usize = 4, const T: usize = 16> {
+    id: String<ID_CAPACITY>,
+    state: State,
+    timing: Timing,
+    created_at: Timestamp,
+    concluded_at: Option<Timestamp>,
+    last_offer_at: Option<Timestamp>,
+    round_count: u32,
+    message_count: u64,
+    terms_count: u32,
+    tip: Digest,
+    transcript: Sha256Sink,
+    reactivatable: bool,
+    parties: Vec<Party<T>, P>,
+}
+
+impl<const P: usize, const T: usize> Session<P, T> {
+    /// A new session in PROPOSED, created at `created_at` (the core reads no clock).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `id` is longer than [`ID_CAPACITY`] bytes.
+    pub fn new(id: &str, timing: Timing, created_at: Timestamp) -> Result<Self> {
+        Ok(Session {
+            id: String::try_from(id).map_err(|_| Error::InvalidArgument("session id too long"))?,
+            state: State::Proposed,
+            timing,
+            created_at,
+            concluded_at: None,
+            last_offer_at: None,
+            round_count: 0,
+            message_count: 0,
+            terms_count: 0,
+            tip: GENESIS_HASH,
+            transcript: Sha256Sink::new(),
+            reactivatable: false,
+            parties: Vec::new(),
+        })
+    }
+
+    /// Registers a party (re-registering an agent updates its role and key).
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when `P` parties are registered already;
+    /// [`Error::InvalidArgument`] for an id longer than [`ID_CAPACITY`].
+    pub fn add_party(&mut self, agent_id: &str, role: Role, key: Option<PublicKey>) -> Result<()> {
+        if let Some(p) = self.parties.iter_mut().find(|p| p.agent_id.as_str() == agent_id) {
+            p.role = role;
+            if key.is_some() {
+                p.key = key;
+            }
+            return Ok(());
+        }
+        let agent_id = String::try_from(agent_id).map_err(|_| Error::InvalidArgument("agent id too long"))?;
+        self.parties
+            .push(Party { agent_id, role, key, behavior: Behavior::new() })
+            .map_err(|_| Error::Limit { kind: crate::error::Limit::Capacity, offset: 0 })
+    }
+
+    /// The session identifier.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+    /// The current state.
+    #[must_use]
+    pub fn state(&self) -> State {
+        self.state
+    }
+    /// The timing parameters.
+    #[must_use]
+    pub fn timing(&self) -> Timing {
+        self.timing
+    }
+    /// Offers and counters applied so far.
+    #[must_use]
+    pub fn round_count(&self) -> u32 {
+        self.round_count
+    }
+    /// Messages applied so far.
+    #[must_use]
+    pub fn message_count(&self) -> u64 {
+        self.message_count
+    }
+    /// Number of terms in the `negotiate.open` body's `terms` object.
+    #[must_use]
+    pub fn terms_count(&self) -> u32 {
+        self.terms_count
+    }
+    /// Hash of the last applied message ([`GENESIS_HASH`] before the first): the next
+    /// message's `prev_hash`, and the attestation's `chain_head`.
+    #[must_use]
+    pub fn tip(&self) -> Digest {
+        self.tip
+    }
+    /// The SDK's legacy `transcript_hash`: SHA-256 over the concatenated canonical forms of
+    /// every applied message.
+    #[must_use]
+    pub fn transcript_hash(&self) -> Digest {
+        self.transcript.clone().finish()
+    }
+    /// When the session was created.
+    #[must_use]
+    pub fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+    /// When the session reached AGREED, REJECTED or EXPIRED.
+    #[must_use]
+    pub fn concluded_at(&self) -> Option<Timestamp> {
+        self.concluded_at
+    }
+    /// Whole seconds from creation to conclusion, or to `now` while open (never negative).
+    #[must_use]
+    pub fn duration_seconds(&self, now: Timestamp) -> u64 {
+        let end = self.concluded_at.unwrap_or(now);
+        u64::try_from(end.unix_seconds().saturating_sub(self.created_at.unix_seconds())).unwrap_or(0)
+    }
+    /// True once flagged reactivatable by [`Session::make_dormant`].
+    #[must_use]
+    pub fn is_reactivatable(&self) -> bool {
+        self.reactivatable
+    }
+    /// The registered parties, in registration order.
+    #[must_use]
+    pub fn parties(&self) -> &[Party<T>] {
+        &self.parties
+    }
+    /// The registered party `agent_id`.
+    #[must_use]
+    pub fn party(&self, agent_id: &str) -> Option<&Party<T>> {
+        self.parties.iter().find(|p| p.agent_id.as_str() == agent_id)
+    }
+
+    /// Applies one signed message and returns the new state.
+    ///
+    /// Checks, in order: `from.agent_id` and `signature` present; the sender's key (the
+    /// registered party key, else `keys`); the signature; `session_id` equals this
+    /// session's; `prev_hash` equals [`Session::tip`]; a known `type`; the session TTL; the
+    /// transition table; the round cap for offers and counters; the offer TTL for an
+    /// accept; and for offers and counters, a well-formed offer body (SPEC §6).
+    ///
+    /// # Errors
+    /// [`Error::Schema`] (missing member or malformed offer), [`Error::UnknownKey`],
+    /// [`Error::Signature`], [`Error::Binding`] (`"session_id"` or `"prev_hash"`),
+    /// [`Error::Temporal`] (`"session expired"`, `"offer expired"`),
+    /// [`Error::Transition`], [`Error::MaxRounds`]. On any error the session is unchanged.
+    pub fn apply<R: KeyResolver + ?Sized>(&mut self, msg: Value<'_>, keys: &R, now: Timestamp) -> Result<State> {
+        if msg.kind() != Kind::Object {
+            return Err(Error::Schema("message must be an object"));
+        }
+        let sender = message::sender(msg)?;
+        if msg.get("signature").is_none() {
+            return Err(Error::Schema("signature missing"));
+        }
+        let party = self.parties.iter().position(|p| sender.eq_str(&p.agent_id));
+        let key = party
+            .and_then(|i| self.parties.get(i))
+            .and_then(|p| p.key)
+            .or_else(|| keys.resolve(sender))
+            .ok_or(Error::UnknownKey)?;
+        message::verify_signed_object(msg, &key)?;
+        let sid = msg.get("session_id").and_then(|s| s.as_str()).ok_or(Error::Schema("session_id"))?;
+        if !sid.eq_str(&self.id) {
+            return Err(Error::Binding("session_id"));
+        }
+        message::check_link(msg, &self.tip)?;
+        let ty = msg
+            .get("type")
+            .and_then(|t| t.as_str())
+            .and_then(MessageType::parse)
+            .ok_or(Error::Schema("type"))?;
+        if let Ok(deadline) = self.created_at.add_seconds(i64::from(self.timing.session_ttl)) {
+            if now > deadline {
+                return Err(Error::Temporal("session expired"));
+            }
+        }
+        let next = transition(self.state, ty).ok_or(Error::Transition(ty.as_str()))?;
+        if ty.is_round() && self.round_count >= self.timing.max_rounds {
+            return Err(Error::MaxRounds);
+        }
+        if matches!(ty, MessageType::Accept) {
+            if let Some(at) = self.last_offer_at {
+                if at.add_seconds(i64::from(self.timing.offer_ttl)).is_ok_and(|d| now > d) {
+                    return Err(Error::Temporal("offer expired"));
+                }
+            }
+        }
+        let body = msg.get("body");
+        if ty.is_round() {
+            offer::Offer::from_body(body.ok_or(Error::Schema("body"))?)?;
+        }
+
+        // Every check passed: build the next session on a copy, then commit.
+        let mut s = self.clone();
+        let mut hasher = Sha256Sink::new();
+        jcs::write(msg, &mut crate::sink::Tee(&mut hasher, &mut s.transcript))?;
+        s.tip = hasher.finish();
+        s.message_count += 1;
+        if ty == MessageType::Open {
+            s.terms_count = body.and_then(|b| b.get("terms")).map_or(0, |t| t.len() as u32);
+        }
+        if ty.is_round() {
+            s.round_count += 1;
+            s.last_offer_at = Some(now);
+        }
+        if let Some(p) = party.and_then(|i| s.parties.get_mut(i)) {
+            p.behavior.record(ty, msg);
+        }
+        if next != s.state && matches!(next, State::Agreed | State::Rejected) {
+            s.concluded_at = Some(now);
+        }
+        s.state = next;
+        *self = s;
+        Ok(next)
+    }
+
+    /// The TTL elapsed: PROPOSED or ACTIVE becomes EXPIRED.
+    ///
+    /// # Errors
+    /// [`Error::Transition`] from any other state.
+    pub fn expire(&mut self, now: Timestamp) -> Result<()> {
+        if !matches!(self.state, State::Proposed | State::Active) {
+            return Err(Error::Transition("expire"));
+        }
+        self.state = State::Expired;
+        self.concluded_at = Some(now);
+        Ok(())
+    }
+
+    /// REJECTED or EXPIRED becomes DORMANT, flagged reactivatable.
+    ///
+    /// # Errors
+    /// [`Error::Transition`] from any other state.
+    pub fn make_dormant(&mut self) -> Result<()> {
+        if !matches!(self.state, State::Rejected | State::Expired) {
+            return Err(Error::Transition("make_dormant"));
+        }
+        self.state = State::Dormant;
+        self.reactivatable = true;
+        Ok(())
+    }
+}
+
+/// Feeds the decoded characters of a string to a sink.
+pub(crate) fn write_decoded<S: Sink + ?Sized>(s: Str<'_>, sink: &mut S) -> Result<()> {
+    if let Some(plain) = s.as_plain() {
+        return sink.write(plain.as_bytes());
+    }
+    let mut buf = [0u8; 4];
+    for c in s.chars() {
+        sink.write(c.encode_utf8(&mut buf).as_bytes())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

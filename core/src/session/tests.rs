@@ -1,0 +1,222 @@
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::json::{parse, Node};
+use crate::message::{Envelope, Party as EnvParty, TranscriptVerifier};
+use crate::sign::KeyPair;
+
+const T0: i64 = 1_774_100_000;
+
+fn keys() -> [KeyPair; 3] {
+    [KeyPair::from_seed(&[11; 32]), KeyPair::from_seed(&[22; 32]), KeyPair::from_seed(&[33; 32])]
+}
+const AGENTS: [&str; 3] = ["seller", "buyer", "mallory"];
+
+/// A signed message as bytes.
+fn signed(ty: MessageType, who: usize, body: &str, prev: Digest, session: &str, signer: Option<usize>) -> Vec<u8> {
+    let mut bn = vec![Node::EMPTY; body.len() / 2 + 2];
+    let b = parse(body.as_bytes(), &mut bn).unwrap();
+    let mut env = Envelope::new(ty.as_str(), "msg", session, "2026-03-21T14:30:00Z", EnvParty::new(AGENTS[who]), b.root());
+    env.prev_hash = prev;
+    let mut out = vec![0u8; 4096];
+    let n = env.write_signed(&keys()[signer.unwrap_or(who)], &mut out).unwrap();
+    out.truncate(n);
+    out
+}
+
+fn session() -> Session<4, 8> {
+    let k = keys();
+    let mut s = Session::new("ses_cam", Timing::default(), Timestamp::from_unix(T0)).unwrap();
+    s.add_party("seller", Role::Initiator, Some(k[0].public_key())).unwrap();
+    s.add_party("buyer", Role::Responder, Some(k[1].public_key())).unwrap();
+    s
+}
+
+fn no_keys(_: Str<'_>) -> Option<PublicKey> {
+    None
+}
+
+fn apply(s: &mut Session<4, 8>, bytes: &[u8], now: i64) -> Result<State> {
+    let mut nodes = vec![Node::EMPTY; bytes.len() / 2 + 2];
+    let doc = parse(bytes, &mut nodes).unwrap();
+    s.apply(doc.root(), &no_keys, Timestamp::from_unix(now))
+}
+
+fn offer(price: f64) -> String {
+    std::format!(r#"{{"offer_id":"o","terms":{{"price":{{"value":{price},"currency":"USD"}},"item":{{"value":"Canon EOS R5"}}}},"complete":true}}"#)
+}
+
+#[test]
+fn camera_negotiation_reaches_agreed_with_concessions() {
+    let mut s = session();
+    let steps: Vec<(MessageType, usize, String)> = vec![
+        (MessageType::Open, 0, r#"{"terms":{"price":{"type":"numeric"},"item":{"type":"string"}}}"#.into()),
+        (MessageType::AcceptSession, 1, "{}".into()),
+        (MessageType::Offer, 0, offer(2200.0)),
+        (MessageType::Counter, 1, offer(1900.0)),
+        (MessageType::Counter, 0, offer(2050.0)),
+        (MessageType::Counter, 1, offer(2000.0)),
+        (MessageType::Accept, 0, r#"{"offer_id":"o"}"#.into()),
+    ];
+    let expected = [State::Proposed, State::Active, State::Active, State::Active, State::Active, State::Active, State::Agreed];
+    for (i, (ty, who, body)) in steps.iter().enumerate() {
+        let m = signed(*ty, *who, body, s.tip(), "ses_cam", None);
+        assert_eq!(apply(&mut s, &m, T0 + 60 * i as i64), Ok(expected[i]), "step {i}");
+    }
+    assert_eq!(s.round_count(), 4);
+    assert_eq!(s.message_count(), 7);
+    assert_eq!(s.terms_count(), 2);
+    let seller = s.party("seller").unwrap().behavior();
+    assert_eq!(seller.offers_made, 2);
+    assert_eq!(seller.concessions, 1);
+    // |2050 - 2200| / 2200, averaged over the one numeric term.
+    assert_eq!(seller.concession_magnitude, 150.0 / 2200.0);
+    let buyer = s.party("buyer").unwrap().behavior();
+    assert_eq!(buyer.concession_magnitude, 100.0 / 1900.0);
+    assert_eq!(s.concluded_at(), Some(Timestamp::from_unix(T0 + 360)));
+    assert_eq!(s.duration_seconds(Timestamp::from_unix(T0 + 9999)), 360);
+}
+
+#[test]
+fn each_failure_has_its_own_error_and_changes_nothing() {
+    let mut s = session();
+    let open = signed(MessageType::Open, 0, "{}", GENESIS_HASH, "ses_cam", None);
+    apply(&mut s, &open, T0).unwrap();
+    let snapshot = s.clone();
+    let tip = s.tip();
+    let cases: Vec<(Vec<u8>, i64, Error)> = vec![
+        // Wrong state: an offer while PROPOSED.
+        (signed(MessageType::Offer, 1, &offer(1.0), tip, "ses_cam", None), T0, Error::Transition("negotiate.offer")),
+        // Bad signature: buyer's message signed by seller's key.
+        (signed(MessageType::AcceptSession, 1, "{}", tip, "ses_cam", Some(0)), T0, Error::Signature),
+        // Unknown sender.
+        (signed(MessageType::AcceptSession, 2, "{}", tip, "ses_cam", None), T0, Error::UnknownKey),
+        // Replay from another session.
+        (signed(MessageType::AcceptSession, 1, "{}", tip, "ses_other", None), T0, Error::Binding("session_id")),
+        // Fork: does not chain to the tip.
+        (signed(MessageType::AcceptSession, 1, "{}", GENESIS_HASH, "ses_cam", None), T0, Error::Binding("prev_hash")),
+        // Session TTL elapsed.
+        (signed(MessageType::AcceptSession, 1, "{}", tip, "ses_cam", None), T0 + 86_401, Error::Temporal("session expired")),
+    ];
+    for (i, (m, now, err)) in cases.into_iter().enumerate() {
+        assert_eq!(apply(&mut s, &m, now), Err(err), "case {i}");
+        assert_eq!(s.tip(), snapshot.tip());
+        assert_eq!(s.state(), snapshot.state());
+        assert_eq!(s.message_count(), snapshot.message_count());
+        assert_eq!(s.transcript_hash(), snapshot.transcript_hash());
+    }
+}
+
+#[test]
+fn max_rounds_and_offer_ttl() {
+    let k = keys();
+    let mut s: Session<4, 8> = Session::new("ses_cam", Timing { max_rounds: 2, ..Timing::default() }, Timestamp::from_unix(T0)).unwrap();
+    s.add_party("seller", Role::Initiator, Some(k[0].public_key())).unwrap();
+    s.add_party("buyer", Role::Responder, Some(k[1].public_key())).unwrap();
+    for (ty, who, body) in [(MessageType::Open, 0, "{}".into()), (MessageType::AcceptSession, 1, "{}".into()), (MessageType::Offer, 0, offer(10.0)), (MessageType::Counter, 1, offer(8.0))] {
+        let m = signed(ty, who, &body, s.tip(), "ses_cam", None);
+        apply(&mut s, &m, T0).unwrap();
+    }
+    let third = signed(MessageType::Counter, 0, &offer(9.0), s.tip(), "ses_cam", None);
+    assert_eq!(apply(&mut s, &third, T0), Err(Error::MaxRounds));
+    // Accepting is still possible, but not after the offer TTL.
+    let accept = signed(MessageType::Accept, 0, "{}", s.tip(), "ses_cam", None);
+    assert_eq!(apply(&mut s, &accept, T0 + 3601), Err(Error::Temporal("offer expired")));
+    assert_eq!(apply(&mut s, &accept, T0 + 3600), Ok(State::Agreed));
+    // Terminal: nothing more is accepted.
+    let late = signed(MessageType::Reject, 1, "{}", s.tip(), "ses_cam", None);
+    assert_eq!(apply(&mut s, &late, T0), Err(Error::Transition("negotiate.reject")));
+}
+
+#[test]
+fn malformed_offer_bodies_are_refused() {
+    let mut s = session();
+    for (ty, who) in [(MessageType::Open, 0), (MessageType::AcceptSession, 1)] {
+        let m = signed(ty, who, "{}", s.tip(), "ses_cam", None);
+        apply(&mut s, &m, T0).unwrap();
+    }
+    let m = signed(MessageType::Offer, 0, r#"{"price": 5}"#, s.tip(), "ses_cam", None);
+    assert!(matches!(apply(&mut s, &m, T0), Err(Error::Schema(_))));
+}
+
+#[test]
+fn expiry_dormancy_and_reactivation() {
+    let mut s = session();
+    let m = signed(MessageType::Open, 0, "{}", GENESIS_HASH, "ses_cam", None);
+    apply(&mut s, &m, T0).unwrap();
+    assert_eq!(s.make_dormant(), Err(Error::Transition("make_dormant")));
+    s.expire(Timestamp::from_unix(T0 + 5)).unwrap();
+    assert_eq!(s.state(), State::Expired);
+    assert_eq!(s.expire(Timestamp::from_unix(T0 + 6)), Err(Error::Transition("expire")));
+    s.make_dormant().unwrap();
+    assert!(s.is_reactivatable());
+    let m = signed(MessageType::Offer, 1, &offer(5.0), s.tip(), "ses_cam", None);
+    assert_eq!(apply(&mut s, &m, T0 + 10), Ok(State::Active));
+}
+
+#[test]
+fn transition_table_matches_the_spec() {
+    use MessageType as M;
+    let mut allowed = 0;
+    for st in [State::Proposed, State::Active, State::Agreed, State::Rejected, State::Expired, State::Dormant] {
+        for m in M::ALL {
+            if let Some(next) = transition(st, m) {
+                allowed += 1;
+                assert!(!st.is_terminal(), "{st:?} is terminal");
+                assert!(next != State::Expired && next != State::Dormant && next != State::Proposed || (st, m) == (State::Proposed, M::Open));
+            }
+        }
+    }
+    assert_eq!(allowed, 15);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Random sequences of signed messages: the session only ever takes transitions in the
+    /// table, a refused message changes nothing, and the messages it accepts form exactly the
+    /// transcript the streaming verifier accepts.
+    #[test]
+    fn random_sequences(steps in prop::collection::vec((0usize..14, 0usize..3, 0u8..10), 1..40)) {
+        let mut s = session();
+        let mut verifier = TranscriptVerifier::new();
+        let resolve = |id: Str<'_>| -> Option<PublicKey> {
+            AGENTS.iter().position(|a| id.eq_str(a)).filter(|&i| i < 2).map(|i| keys()[i].public_key())
+        };
+        for (ty_i, who, fault) in steps {
+            let ty = MessageType::ALL[ty_i];
+            let body = if ty.is_round() { offer(100.0 + f64::from(fault)) } else { "{}".into() };
+            let (prev, session_id, signer) = match fault {
+                0 => (GENESIS_HASH, "ses_cam", None),
+                1 => (s.tip(), "ses_x", None),
+                2 => (s.tip(), "ses_cam", Some((who + 1) % 3)),
+                _ => (s.tip(), "ses_cam", None),
+            };
+            let m = signed(ty, who, &body, prev, session_id, signer);
+            let before = s.clone();
+            let mut nodes = vec![Node::EMPTY; m.len() / 2 + 2];
+            let doc = parse(&m, &mut nodes).unwrap();
+            let mut v2 = verifier;
+            let streamed = v2.push(doc.root(), &resolve);
+            match s.apply(doc.root(), &no_keys, Timestamp::from_unix(T0)) {
+                Ok(next) => {
+                    prop_assert_eq!(transition(before.state(), ty), Some(next));
+                    prop_assert!(streamed.is_ok(), "apply accepted what the verifier refused");
+                    verifier = v2;
+                    prop_assert_eq!(verifier.head(), s.tip());
+                }
+                Err(_) => {
+                    prop_assert_eq!(s.tip(), before.tip());
+                    prop_assert_eq!(s.state(), before.state());
+                    prop_assert_eq!(s.message_count(), before.message_count());
+                    prop_assert_eq!(s.round_count(), before.round_count());
+                }
+            }
+        }
+        prop_assert_eq!(verifier.count(), s.message_count());
+    }
+}
