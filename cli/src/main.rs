@@ -7,6 +7,8 @@
 mod canon;
 mod chain;
 mod conformance;
+mod demo;
+mod session;
 mod keys;
 mod util;
 
@@ -17,6 +19,9 @@ const HELP: &str = "concordia: Concordia protocol tools (RFC 8785 JSON, SHA-256,
 usage: concordia <command> [options]
 
 commands:
+  demo [--out DIR]                           the camera negotiation, end to end
+  attestation verify --keys K [--transcript T] ATT   check an attestation
+  session replay --session S MESSAGES        drive the session state machine
   jcs [--lines] [FILE]                       canonical JSON (RFC 8785)
   hash [--hex] [FILE]                        sha256:<hex> of the canonical form
   keygen [--seed HEX]                        new Ed25519 key pair as JSON
@@ -43,6 +48,9 @@ fn run(argv: Vec<String>) -> CliResult {
         "verify" => (keys::VERIFY_HELP, keys::verify),
         "chain" => (chain::HELP, chain::run),
         "conformance" => (conformance::HELP, conformance::run),
+        "demo" => (demo::HELP, demo::run),
+        "session" => (session::HELP, session::run),
+        "attestation" => (demo::ATTESTATION_HELP, demo::attestation_cmd),
         "help" | "--help" | "-h" => {
             println!("{HELP}");
             return Ok(());

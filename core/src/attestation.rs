@@ -16,6 +16,7 @@ use heapless::Vec;
 
 use crate::error::{Error, Result};
 use crate::jcs::{write_number, write_plain_str};
+use crate::json::{Kind, Value};
 use crate::session::{Behavior, Party, Session, State};
 use crate::sign::{KeyPair, Signature};
 use crate::sink::{Sink, SliceSink};
@@ -263,7 +264,12 @@ fn write_party<const T: usize, S: Sink + ?Sized>(p: &Party<T>, sig: Option<Optio
     s.write(b"}")
 }
 
-fn write_behavior<const T: usize, S: Sink + ?Sized>(b: &Behavior<T>, s: &mut S) -> Result<()> {
+/// Writes a behaviour summary as the attestation's `behavior` object (canonical JSON, the
+/// reference SDK's `BehaviorRecord.to_dict()` with its rounding).
+///
+/// # Errors
+/// Only the sink's own errors.
+pub fn write_behavior<const T: usize, S: Sink + ?Sized>(b: &Behavior<T>, s: &mut S) -> Result<()> {
     // The schema bounds concession_magnitude to [0, 1]; the SDK's mean can exceed 1 when a
     // term moves by more than its previous value.
     let magnitude = round_half_even(b.concession_magnitude, 4).min(1.0);
@@ -490,6 +496,92 @@ pub fn round_half_even(x: f64, digits: u32) -> f64 {
     }
     let r = q as f64 / scale as f64;
     if x < 0.0 { -r } else { r }
+}
+
+/// What [`verify`] established.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Parties whose signature verified.
+    pub parties: usize,
+    /// Countersignatures that verified.
+    pub countersignatures: usize,
+    /// How the record binds a transcript (§9.6.5b).
+    pub binding: SetBinding,
+}
+
+/// The receipt set-binding state of §9.6.5b.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetBinding {
+    /// Version 0.3.0 or later, and the transcript given matches `chain_head` and
+    /// `message_count`.
+    Bound,
+    /// Version 0.3.0 or later, but no transcript was given to check against.
+    Unchecked,
+    /// Below 0.3.0: `chain_head` and `message_count` are not credited as bound.
+    LegacyUnbound,
+}
+
+/// Verifies an attestation: its schema, every party signature (each party object without
+/// its `signature`), every countersignature over the countersignature preimage (every
+/// party that signed must have countersigned), and, given the transcript, that the
+/// transcript verifies as a chain under the same keys and that `message_count` and
+/// `chain_head` bind it.
+///
+/// `keys` is a JSON object mapping `agent_id` to a base64url Ed25519 public key.
+///
+/// # Errors
+/// [`Error::Schema`], [`Error::UnknownKey`], [`Error::Signature`], or
+/// [`Error::Binding`] (`"message_count"`, `"chain_head"`, or a transcript link).
+pub fn verify(attestation: Value<'_>, keys: Value<'_>, transcript: Option<Value<'_>>) -> Result<Verified> {
+    crate::schema::validate(crate::schema::SchemaId::Attestation, attestation)?;
+    let parties = crate::profiles::verify_attestation(attestation, keys)?;
+    let counter = attestation.get("countersignatures");
+    let mut countersignatures = 0;
+    if let Some(map) = counter.filter(|c| c.kind() == Kind::Object) {
+        for (agent, sig) in map.sorted_members() {
+            let key = crate::profiles::lookup(keys, agent).ok_or(Error::UnknownKey)?;
+            let key = crate::message::public_key_from_value(key)?;
+            let sig = crate::message::signature_from_value(sig)?;
+            crate::profiles::verify_preimage(attestation, &crate::preimage::Countersign, &key, &sig)?;
+            countersignatures += 1;
+        }
+    }
+    for party in attestation.get("parties").map(|p| p.elements()).into_iter().flatten() {
+        let signed = party.get("signature").and_then(|s| s.as_str()).is_some_and(|s| !s.raw().is_empty());
+        let agent = party.get("agent_id").and_then(|a| a.as_str());
+        let countersigned = agent.is_some_and(|a| counter.and_then(|c| crate::profiles::lookup(c, a)).is_some());
+        if signed && !countersigned {
+            return Err(Error::Signature);
+        }
+    }
+    let version = attestation.get("concordia_attestation").and_then(|v| v.as_plain_str()).unwrap_or("");
+    let binding = if !version_at_least(version, 0, 3) {
+        SetBinding::LegacyUnbound
+    } else if let Some(messages) = transcript {
+        let chain = crate::message::verify_transcript(messages, &crate::message::KeyMap(keys)).map_err(|(_, e)| e)?;
+        let count = attestation.get("message_count").and_then(|c| c.as_i64());
+        if count != i64::try_from(chain.count()).ok() || chain.count() == 0 {
+            return Err(Error::Binding("message_count"));
+        }
+        let head = attestation.get("chain_head");
+        if !head.is_some_and(|h| h.is_str(chain.head().to_prefixed().as_str())) {
+            return Err(Error::Binding("chain_head"));
+        }
+        SetBinding::Bound
+    } else {
+        SetBinding::Unchecked
+    };
+    Ok(Verified { parties, countersignatures, binding })
+}
+
+/// `major.minor.patch` at least `major.minor`; anything else is not.
+fn version_at_least(v: &str, major: u64, minor: u64) -> bool {
+    let mut parts = v.split('.');
+    let num = |p: Option<&str>| p.filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<u64>().ok());
+    match (num(parts.next()), num(parts.next()), num(parts.next()), parts.next()) {
+        (Some(a), Some(b), Some(_), None) => (a, b) >= (major, minor),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

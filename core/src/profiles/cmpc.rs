@@ -361,32 +361,16 @@ fn deadline(session: Value<'_>) -> Result<Timestamp> {
     timestamp_assume_utc(s).ok_or(Error::Temporal("activation_deadline"))
 }
 
-/// Reads a timestamp as the reference runner's `parse_datetime` does: Python
-/// `datetime.fromisoformat` after replacing `Z`, and UTC when the text carries no offset.
-/// [`time::parse_datetime`] requires an offset, so a text it refuses is retried with an
-/// explicit UTC offset appended (after a midnight time for a bare date).
+/// Reads a timestamp as the reference runner's `parse_datetime` does (a text without an
+/// offset is UTC), see [`time::parse_datetime_assume_utc`]. A string with escapes is
+/// decoded into a 256-byte stack buffer first; a longer one is refused.
 pub(super) fn timestamp_assume_utc(s: Str<'_>) -> Option<Timestamp> {
-    const UTC: &[u8] = b"+00:00";
-    const MIDNIGHT_UTC: &[u8] = b"T00:00:00+00:00";
-    let mut buf = [0u8; 64];
-    let len = s.decode_into(&mut buf).ok()?.len();
-    if let Ok(t) = parse_prefix(&buf, len) {
-        return Some(t);
+    if let Some(plain) = s.as_plain() {
+        return time::parse_datetime_assume_utc(plain).ok();
     }
-    for suffix in [UTC, MIDNIGHT_UTC] {
-        let end = len.checked_add(suffix.len())?;
-        let mut with = buf;
-        with.get_mut(len..end)?.copy_from_slice(suffix);
-        if let Ok(t) = parse_prefix(&with, end) {
-            return Some(t);
-        }
-    }
-    None
-}
-
-fn parse_prefix(buf: &[u8], len: usize) -> Result<Timestamp> {
-    let text = buf.get(..len).and_then(|b| core::str::from_utf8(b).ok()).ok_or(Error::Temporal("timestamp"))?;
-    time::parse_datetime(text)
+    let mut buf = [0u8; 256];
+    let text = s.decode_into(&mut buf).ok()?;
+    time::parse_datetime_assume_utc(text).ok()
 }
 
 /// `chain-session-transition-v1`: `input` is `{"initial_session": {..},
@@ -484,12 +468,13 @@ mod tests {
 
     #[test]
     fn naive_timestamps_are_utc() {
-        with_doc(r#"["2026-05-18T12:00:00","2026-05-18T12:00:00Z","2026-05-18","x"]"#, |v| {
+        with_doc(r#"["2026-05-18T12:00:00","2026-05-18T12:00:00Z","2026-05-18","x","2026-05-18T12:00:00\u005a"]"#, |v| {
             let t = |i: usize| timestamp_assume_utc(v.at(i).unwrap().as_str().unwrap());
             assert_eq!(t(0), Some(ts("2026-05-18T12:00:00Z")));
             assert_eq!(t(1), Some(ts("2026-05-18T12:00:00Z")));
             assert_eq!(t(2), Some(ts("2026-05-18T00:00:00Z")));
             assert_eq!(t(3), None);
+            assert_eq!(t(4), Some(ts("2026-05-18T12:00:00Z")));
         });
     }
 

@@ -1,0 +1,157 @@
+//! `concordia session replay`: drive the core's session state machine with a recorded
+//! message sequence and report what it does with each message.
+
+use concordia_core::json::{Kind, Value};
+use concordia_core::message::KeyMap;
+use concordia_core::session::{Role, Session, Timing};
+use concordia_core::time::{self, Timestamp};
+use concordia_core::Error;
+
+use crate::chain::messages_of;
+use crate::util::{json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail};
+
+pub const HELP: &str = "concordia session replay --session SESSION.json [--json] MESSAGES.json
+  Applies each message of MESSAGES.json (an array, or {\"messages\": [...]}) to a session and
+  prints, per message, the new state or the error; a refused message leaves the session
+  unchanged and replay goes on with the next one.
+  SESSION.json: {\"session_id\": \"...\", \"created_at\": \"RFC 3339\",
+                 \"timing\": {\"session_ttl\": 86400, \"offer_ttl\": 3600, \"max_rounds\": 20},
+                 \"parties\": [{\"agent_id\": \"...\", \"role\": \"initiator\",
+                               \"public_key_b64url\": \"...\"}, ...]}
+  Each message is applied at the time of its own `timestamp` (or at created_at).
+  Errors are named as the reference SDK's exceptions: InvalidSignatureError,
+  SessionBindingError, ChainIntegrityError, InvalidTransitionError, MaxRoundsExceededError,
+  SessionExpiredError, ValueError.
+  Exit 0 when every message was accepted, 1 when any was refused, 2 on malformed input.";
+
+/// The reference SDK's exception name for a session error.
+pub fn sdk_error_name(e: &Error) -> &'static str {
+    match e {
+        Error::Signature | Error::UnknownKey | Error::Encoding(_) => "InvalidSignatureError",
+        Error::Binding("session_id") => "SessionBindingError",
+        Error::Binding(_) => "ChainIntegrityError",
+        Error::Transition(_) => "InvalidTransitionError",
+        Error::MaxRounds => "MaxRoundsExceededError",
+        Error::Temporal(_) => "SessionExpiredError",
+        _ => "ValueError",
+    }
+}
+
+fn role(v: Option<Value<'_>>) -> CliResult<Role> {
+    let r = v.and_then(|r| r.as_plain_str()).unwrap_or("");
+    Ok(match r {
+        "initiator" => Role::Initiator,
+        "responder" => Role::Responder,
+        "mediator" => Role::Mediator,
+        "witness" => Role::Witness,
+        _ => return Err(usage(format!("unknown role `{r}`"))),
+    })
+}
+
+fn u32_of(v: Option<Value<'_>>, default: u32) -> CliResult<u32> {
+    match v {
+        None => Ok(default),
+        Some(v) => v.as_i64().and_then(|i| u32::try_from(i).ok()).ok_or_else(|| usage("timing values must be non-negative integers")),
+    }
+}
+
+pub fn run(mut args: Args) -> CliResult {
+    if args.positionals_first().as_deref() != Some("replay") {
+        return Err(usage(HELP));
+    }
+    let spath = args.value("--session")?.ok_or_else(|| usage("session replay needs --session SESSION.json"))?;
+    let as_json = args.flag("--json");
+    let pos = args.positionals(1)?;
+    let (sname, sb) = read_input(Some(&spath))?;
+    let (mname, mb) = read_input(pos.first().map(String::as_str))?;
+    let mut sn = nodes_for(&sb);
+    let mut mn = nodes_for(&mb);
+    let spec = parse(&sname, &sb, &mut sn)?.root();
+    let messages = messages_of(&mname, parse(&mname, &mb, &mut mn)?.root())?;
+
+    let sid = spec.get("session_id").and_then(|s| s.as_plain_str()).ok_or_else(|| usage(format!("{sname}: session_id")))?;
+    let created_at = match spec.get("created_at").and_then(|c| c.as_plain_str()) {
+        Some(t) => time::parse_datetime(t).map_err(|e| usage(format!("{sname}: created_at: {e}")))?,
+        None => Timestamp::from_unix(0),
+    };
+    let t = spec.get("timing");
+    let d = Timing::default();
+    let timing = Timing {
+        session_ttl: u32_of(t.and_then(|t| t.get("session_ttl")), d.session_ttl)?,
+        offer_ttl: u32_of(t.and_then(|t| t.get("offer_ttl")), d.offer_ttl)?,
+        max_rounds: u32_of(t.and_then(|t| t.get("max_rounds")), d.max_rounds)?,
+    };
+    let mut session: Session<8, 32> = Session::new(sid, timing, created_at).map_err(|e| usage(e.to_string()))?;
+    let parties = spec.get("parties").filter(|p| p.kind() == Kind::Array).ok_or_else(|| usage(format!("{sname}: parties")))?;
+    for p in parties.elements() {
+        let id = p.get("agent_id").and_then(|a| a.as_plain_str()).ok_or_else(|| usage(format!("{sname}: agent_id")))?;
+        let key = match p.get("public_key_b64url") {
+            Some(k) => Some(concordia_core::message::public_key_from_value(k).map_err(|e| usage(format!("{sname}: {e}")))?),
+            None => None,
+        };
+        session.add_party(id, role(p.get("role"))?, key).map_err(|e| usage(format!("{sname}: {e}")))?;
+    }
+    let keys = spec.get("public_keys_b64url").filter(|k| k.kind() == Kind::Object);
+
+    let mut refused = 0;
+    for (i, m) in messages.elements().enumerate() {
+        let now = m
+            .get("timestamp")
+            .and_then(|t| t.as_plain_str())
+            .and_then(|t| time::parse_datetime(t).ok())
+            .unwrap_or(created_at);
+        let result = match keys {
+            Some(k) => session.apply(m, &KeyMap(k), now),
+            None => session.apply(m, &|_: concordia_core::json::Str<'_>| None, now),
+        };
+        match result {
+            Ok(state) => {
+                if as_json {
+                    println!("{{\"index\":{i},\"ok\":true,\"state\":\"{}\"}}", state.as_str());
+                } else {
+                    println!("{i}: {}", state.as_str());
+                }
+            }
+            Err(e) => {
+                refused += 1;
+                if as_json {
+                    println!(
+                        "{{\"error\":\"{}\",\"index\":{i},\"message\":{},\"ok\":false,\"state\":\"{}\"}}",
+                        sdk_error_name(&e),
+                        json_str(&e.to_string()),
+                        session.state().as_str()
+                    );
+                } else {
+                    println!("{i}: refused ({}: {e}); state stays {}", sdk_error_name(&e), session.state().as_str());
+                }
+            }
+        }
+    }
+    if as_json {
+        let mut parties = String::new();
+        for (i, p) in session.parties().iter().enumerate() {
+            let mut b = crate::util::VecSink::default();
+            let _ = concordia_core::attestation::write_behavior(p.behavior(), &mut b);
+            if i > 0 {
+                parties.push(',');
+            }
+            parties.push_str(&format!(
+                "{{\"agent_id\":{},\"behavior\":{}}}",
+                json_str(p.agent_id()),
+                String::from_utf8_lossy(&b.0)
+            ));
+        }
+        println!(
+            "{{\"message_count\":{},\"parties\":[{parties}],\"round_count\":{},\"state\":\"{}\",\"transcript_hash\":\"{}\"}}",
+            session.message_count(),
+            session.round_count(),
+            session.state().as_str(),
+            session.transcript_hash().to_prefixed().as_str()
+        );
+    }
+    if refused > 0 {
+        Err(Fail::Rejected(format!("{refused} message(s) refused")))
+    } else {
+        Ok(())
+    }
+}
