@@ -1,6 +1,8 @@
 //! End-to-end tests of the `concordia` binary: exit codes, outputs, and the conformance
 //! message-chain vector with tampered copies.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,6 +1,8 @@
 //! RFC 8785 reference data: the cyberphone input/output pairs and the first 10,000 lines of
 //! the ES6 number test file (vendored under tests/data/rfc8785, see NOTICE).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::fs;
 use std::path::PathBuf;
 
