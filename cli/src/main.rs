@@ -7,6 +7,7 @@
 mod canon;
 mod chain;
 mod conformance;
+mod consensus;
 mod demo;
 mod session;
 mod keys;
@@ -29,6 +30,8 @@ commands:
   verify --public-key B64URL [FILE]          check a top-level signature
   chain verify --keys KEYS.json TRANSCRIPT   check a hash-chained transcript
   conformance [DIR] [--json]                 run the conformance suite
+  consensus <digest|markdown-digest|invitation|command|outcome|verify-artifact> ...
+                                             Consensus venue primitives
 
 FILE defaults to stdin. `concordia <command> --help` for details.
 Exit status: 0 ok, 1 verification failed, 2 usage or malformed input.";
@@ -48,6 +51,7 @@ fn run(argv: Vec<String>) -> CliResult {
         "verify" => (keys::VERIFY_HELP, keys::verify),
         "chain" => (chain::HELP, chain::run),
         "conformance" => (conformance::HELP, conformance::run),
+        "consensus" => (consensus::HELP, consensus::run),
         "demo" => (demo::HELP, demo::run),
         "session" => (session::HELP, session::run),
         "attestation" => (demo::ATTESTATION_HELP, demo::attestation_cmd),

@@ -35,6 +35,7 @@
 extern crate std;
 
 pub mod attestation;
+pub mod consensus;
 pub mod did;
 pub mod digest;
 pub mod encoding;

@@ -1,0 +1,146 @@
+//! `concordia consensus ...`: the Consensus venue primitives of `concordia_core::consensus`.
+//!
+//! Only argument handling, file reading and output formatting live here.
+
+use concordia_core::consensus::artifact::verify_artifact;
+use concordia_core::consensus::command::{Action, Command};
+use concordia_core::consensus::digest::{markdown_digest, revision_digest_json};
+use concordia_core::consensus::invitation::{Invitation, Origin};
+use concordia_core::consensus::room::{self, EventRecord, Room, FULL_CAPACITY};
+use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
+use concordia_core::time::parse_datetime;
+use concordia_core::{Class, Error};
+
+use crate::util::{input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail, VecSink};
+
+pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primitives
+
+  digest FILE                     64-hex revision digest of the JSON in FILE (RFC 8785)
+  markdown-digest FILE            64-hex SHA-256 of FILE's exact bytes
+  invitation EMAIL.txt [--origin URL]
+                                  check the invitation block of a plain-text email; prints
+                                  {checks, exchange_href, invitation_id, valid}, never a secret
+  command --action A --revision N --digest D [--body TEXT]
+                                  prints {\"body\": <wire body>, \"idempotency_key\": \"<key>\"}
+  outcome ROOM.json --now RFC3339 run ROOM.json's events through the room model; prints the
+                                  outcome word; each refused event goes to stderr with its status
+  verify-artifact FILE --content-digest 'sha-256=:...:' --sha256 HEX [--outcome WORD]
+                                  check CONSENSUS.md bytes against both headers (outcome
+                                  defaults to reached)
+
+FILE may be `-` for stdin. Exit status: 0 ok, 1 rejected or invalid, 2 usage or malformed input.";
+
+pub fn run(mut args: Args) -> CliResult {
+    let Some(sub) = args.positionals_first() else {
+        return Err(usage(HELP));
+    };
+    match sub.as_str() {
+        "digest" => digest(args),
+        "markdown-digest" => md_digest(args),
+        "invitation" => invitation(args),
+        "command" => command(args),
+        "outcome" => outcome(args),
+        "verify-artifact" => verify(args),
+        other => Err(usage(format!("unknown consensus subcommand `{other}`\n\n{HELP}"))),
+    }
+}
+
+/// Verification failures exit 1; malformed input exits 2.
+fn classify(what: &str, e: Error) -> Fail {
+    match e.class() {
+        Class::Digest | Class::Transition | Class::Binding | Class::Privacy => Fail::Rejected(format!("{what}: {e}")),
+        _ => Fail::Usage(format!("{what}: {e}")),
+    }
+}
+
+fn one_file(args: Args) -> CliResult<(String, Vec<u8>)> {
+    let pos = args.positionals(1)?;
+    let path = pos.first().ok_or_else(|| usage("missing FILE"))?;
+    read_input(Some(path))
+}
+
+fn digest(args: Args) -> CliResult {
+    let (name, input) = one_file(args)?;
+    let mut nodes = nodes_for(&input);
+    let d = revision_digest_json(&input, &mut nodes).map_err(|e| input_error(&name, e))?;
+    println!("{}", d.to_hex().as_str());
+    Ok(())
+}
+
+fn md_digest(args: Args) -> CliResult {
+    let (_, input) = one_file(args)?;
+    println!("{}", markdown_digest(&input).to_hex().as_str());
+    Ok(())
+}
+
+fn invitation(mut args: Args) -> CliResult {
+    let origin_text = args.value("--origin")?.unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
+    let origin = Origin::new(&origin_text).map_err(|e| usage(format!("--origin: {e}")))?;
+    let (name, input) = one_file(args)?;
+    let inv = Invitation::parse(&input, &origin).map_err(|e| input_error(&name, e))?;
+    let checks = inv.checks();
+    let list: Vec<String> = checks.named().iter().map(|(n, ok)| format!("{}:{ok}", json_str(n))).collect();
+    println!(
+        "{{\"checks\":{{{}}},\"exchange_href\":{},\"invitation_id\":{},\"valid\":{}}}",
+        list.join(","),
+        json_str(inv.exchange_href()),
+        json_str(inv.id()),
+        checks.all()
+    );
+    checks.result().map_err(|e| Fail::Rejected(format!("{name}: {e}")))
+}
+
+fn command(mut args: Args) -> CliResult {
+    let action = args.value("--action")?.ok_or_else(|| usage("--action is required"))?;
+    let revision = args.value("--revision")?.ok_or_else(|| usage("--revision is required"))?;
+    let digest = args.value("--digest")?.ok_or_else(|| usage("--digest is required"))?;
+    let body = args.value("--body")?.unwrap_or_default();
+    args.positionals(0)?;
+    let action = Action::parse(&action).map_err(|_| usage(format!("unknown action `{action}`")))?;
+    let revision: u64 = revision.parse().map_err(|_| usage(format!("--revision must be an integer, not `{revision}`")))?;
+    let cmd = Command::new(action, &body, revision, &digest).map_err(|e| Fail::Rejected(format!("command: {e}")))?;
+    let mut wire = VecSink::default();
+    cmd.write_wire(&mut wire).map_err(|e| usage(format!("command: {e}")))?;
+    let wire = String::from_utf8(wire.0).map_err(|e| usage(e.to_string()))?;
+    println!("{{\"body\":{wire},\"idempotency_key\":{}}}", json_str(cmd.idempotency_key().as_str()));
+    Ok(())
+}
+
+fn outcome(mut args: Args) -> CliResult {
+    let now = args.value("--now")?.ok_or_else(|| usage("--now is required"))?;
+    let now = parse_datetime(&now).map_err(|e| usage(format!("--now: {e}")))?;
+    let (name, input) = one_file(args)?;
+    let mut nodes = nodes_for(&input);
+    let doc = parse(&name, &input, &mut nodes)?;
+    let mut room: Box<Room<FULL_CAPACITY>> = Box::new(room::load(doc.root()).map_err(|e| input_error(&name, e))?);
+    for (i, ev) in room::events(doc.root()).map_err(|e| input_error(&name, e))?.enumerate() {
+        let rec = match EventRecord::from_value(ev) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("event {i}: 400 bad_request: {e}");
+                continue;
+            }
+        };
+        let derived = rec.command.idempotency_key();
+        let key = rec.key.unwrap_or(derived.as_str());
+        if let Err(refusal) = room.apply(rec.participant, &rec.command, key, rec.at) {
+            eprintln!("event {i}: {refusal}");
+        }
+    }
+    let word: Outcome = room.outcome(now);
+    println!("{word}");
+    Ok(())
+}
+
+fn verify(mut args: Args) -> CliResult {
+    let field = args.value("--content-digest")?.ok_or_else(|| usage("--content-digest is required"))?;
+    let hex = args.value("--sha256")?.ok_or_else(|| usage("--sha256 is required"))?;
+    let outcome = match args.value("--outcome")? {
+        Some(o) => Outcome::parse(&o).map_err(|_| usage(format!("unknown outcome `{o}`")))?,
+        None => Outcome::Reached,
+    };
+    let (name, input) = one_file(args)?;
+    let d = verify_artifact(&input, &field, &hex, outcome).map_err(|e| classify(&name, e))?;
+    println!("ok {}", d.to_hex().as_str());
+    Ok(())
+}
