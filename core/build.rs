@@ -130,7 +130,8 @@ impl Tape {
                 self.string(s);
             }
             Value::Array(items) => {
-                let idx = self.push(Node { kind: "Array", flags: 0, start, a: 0, b: items.len() as u32, c: parent, d: NONE });
+                let idx =
+                    self.push(Node { kind: "Array", flags: 0, start, a: 0, b: items.len() as u32, c: parent, d: NONE });
                 self.text.push('[');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
@@ -222,7 +223,7 @@ fn main() {
         .unwrap();
     }
     writeln!(out, "/// The frozen schemas, sorted by file name.").unwrap();
-    writeln!(out, "pub(super) static FROZEN: [Frozen; {}] = [\n{table}];", files.len()).unwrap();
+    writeln!(out, "static FROZEN: [Frozen; {}] = [\n{table}];", files.len()).unwrap();
 
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR is set")).join("frozen_schemas.rs");
     std::fs::write(dest, out).expect("generated file is writable");

@@ -21,6 +21,8 @@ Operators (one per mutated vector):
              public key, or one of the unused trailing bits of the encoding)
   digest     change one hex digit of a sha256 digest (sometimes only its case)
   timestamp  shift an ISO 8601 timestamp by +-1 s or +-1 day, same format
+             (sometimes: rewrite it without offset, Z <-> +00:00, with or
+             without a fraction, with a space separator)
 
 Everything is derived from a seeded random.Random, so a (seed, count) pair
 always yields the same vectors. Mutations that reproduce the source vector,
@@ -356,6 +358,18 @@ def op_timestamp(rng: random.Random, root: Any, path: Path_) -> tuple[Any, str] 
         t = dt.datetime(y, mo, d, h, mi, sec)
     except ValueError:
         return None
+    if rng.random() < 0.15:
+        # Same instant (or a naive one) written differently: what the date-time
+        # rule and the temporal checks accept is part of the contract too.
+        body = s[: len(s) - len(zone)]
+        variants = [
+            (body, "without its UTC offset"),
+            (body + ("+00:00" if zone == "Z" else "Z"), "offset Z <-> +00:00"),
+            (body + ".5" + zone if not frac else body[: -len(frac)] + zone, "fraction added/removed"),
+            (s[:10] + " " + s[11:], "space as date/time separator"),
+        ]
+        new, label = rng.choice([v for v in variants if v[0] != s])
+        return set_at(root, path, new), label
     delta, label = rng.choice([
         (dt.timedelta(seconds=1), "+1s"), (dt.timedelta(seconds=-1), "-1s"),
         (dt.timedelta(days=1), "+1d"), (dt.timedelta(days=-1), "-1d"),

@@ -56,6 +56,8 @@ pub enum Limit {
     Size,
     /// A fixed-capacity table (parties, keys, window entries) is full.
     Capacity,
+    /// A bounded computation (JSON Schema evaluation) used up its step budget.
+    Steps,
 }
 
 /// The reason classes of the conformance contract, plus `Input` and `Limit`.
@@ -219,6 +221,7 @@ impl fmt::Display for Limit {
             Limit::Nodes => "node buffer is full",
             Limit::Size => "input too large",
             Limit::Capacity => "fixed capacity exceeded",
+            Limit::Steps => "step budget exhausted",
         })
     }
 }

@@ -688,7 +688,8 @@ fn hex_val(b: u8) -> Option<u8> {
 mod str;
 mod value;
 
-pub(crate) use self::str::{cmp_utf8_as_utf16, decode_escape};
+pub use self::str::cmp_utf8_as_utf16;
+pub(crate) use self::str::decode_escape;
 pub use self::str::{Chars, Str, Units};
 pub use self::value::{Elements, Members, SortedMembers, Value};
 

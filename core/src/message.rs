@@ -100,7 +100,13 @@ pub fn sign_object(object: Value<'_>, key: &KeyPair, out: &mut [u8]) -> Result<u
     if object.kind() != Kind::Object {
         return Err(Error::Schema("signed value must be an object"));
     }
-    let n = jcs::write_to_slice_with(object, &WithoutSignature, out)?;
+    let n = jcs::write_to_slice_with(object, &WithoutSignature, out).map_err(|e| match e {
+        // The signed form adds `"signature":"<88>"`, and a comma unless the rest is `{}`.
+        Error::BufferTooSmall { needed } => {
+            Error::BufferTooSmall { needed: needed + SIGNATURE_MEMBER_LEN - usize::from(needed == 2) }
+        }
+        other => other,
+    })?;
     let sig = key.sign(out.get(..n).unwrap_or(&[]));
     let b64 = sig.to_b64url();
     let mut quoted = [0u8; 92];

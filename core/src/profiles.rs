@@ -429,7 +429,9 @@ pub(crate) fn timestamp(value: Option<Value<'_>>, what: &'static str) -> Result<
     let s = value.and_then(|v| v.as_str()).ok_or(Error::Temporal(what))?;
     let mut buf = [0u8; 64];
     let text = s.decode_into(&mut buf).map_err(|_| Error::Temporal(what))?;
-    crate::time::parse_datetime(text).map_err(|_| Error::Temporal(what))
+    // Temporal checks read timestamps as the reference runner does: a text without an
+    // offset is UTC. (Schema `format: date-time` checks stay strict.)
+    crate::time::parse_datetime_assume_utc(text).map_err(|_| Error::Temporal(what))
 }
 
 /// The current time: the caller's, or `context.now`.

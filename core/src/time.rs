@@ -247,10 +247,7 @@ fn from_isoformat(s: &[u8]) -> Result<(Timestamp, bool)> {
         return Err(BAD);
     }
     let days = days_from_civil(i64::from(year), i64::from(month), i64::from(day));
-    let local_us = (days * 86_400
-        + i64::from(time.hour) * 3600
-        + i64::from(time.minute) * 60
-        + i64::from(time.second))
+    let local_us = (days * 86_400 + i64::from(time.hour) * 3600 + i64::from(time.minute) * 60 + i64::from(time.second))
         * 1_000_000
         + i64::from(time.micros);
     let utc_us = if aware { local_us - offset_us } else { local_us };

@@ -119,7 +119,7 @@ impl Eq for Str<'_> {}
 /// bytes or continuation bytes of characters with the same lead byte; only the first case
 /// can need the correction.
 #[inline]
-pub(crate) fn cmp_utf8_as_utf16(a: &[u8], b: &[u8]) -> Ordering {
+pub fn cmp_utf8_as_utf16(a: &[u8], b: &[u8]) -> Ordering {
     let n = a.len().min(b.len());
     let (pa, pb) = (a.get(..n).unwrap_or(&[]), b.get(..n).unwrap_or(&[]));
     match pa.iter().zip(pb).position(|(x, y)| x != y) {

@@ -140,6 +140,21 @@ fn write_signed_reports_needed_length() {
 }
 
 #[test]
+fn sign_object_reports_the_signed_length() {
+    let key = KeyPair::from_seed(&SEED_A);
+    for text in [&br#"{"a": 1, "signature": "old"}"#[..], b"{}", b"{\"signature\": 1}"] {
+        let mut nodes = [Node::EMPTY; 8];
+        let doc = parse(text, &mut nodes).unwrap();
+        let mut big = [0u8; 256];
+        let n = sign_object(doc.root(), &key, &mut big).unwrap();
+        for len in [0, 1, n - 1] {
+            let mut small = vec![0u8; len];
+            assert_eq!(sign_object(doc.root(), &key, &mut small), Err(Error::BufferTooSmall { needed: n }), "{len}");
+        }
+    }
+}
+
+#[test]
 fn sign_object_round_trip_and_replacement() {
     let key = KeyPair::from_seed(&SEED_A);
     let mut nodes = [Node::EMPTY; 16];

@@ -206,7 +206,12 @@ impl Checked<'_> {
 }
 
 /// Writes the signed canonical form of an AgentProfile (RFC 8785 bytes of
-/// `to_canonical_dict()`, as described in the [module documentation](self)) into `sink`.
+/// `to_canonical_dict()`) into `sink`: the top-level
+/// fields of [`AGENT_PROFILE_CANONICAL_FIELDS`] (`signature` and `verified` excluded, any
+/// other key rejected); `capabilities`, `negotiation_profile`, `location` and
+/// `trust_signals.sovereignty` as closed objects; `endpoints` closed with `null` members
+/// dropped; `trust_signals` and each `trust_signals.reputation[]` assertion with unknown
+/// keys ignored and `null` members dropped (an assertion needs a `provider`).
 ///
 /// # Errors
 /// [`Error::Schema`] when the profile breaks a rule of the form (unknown top-level or

@@ -478,21 +478,22 @@ mod tests {
         });
     }
 
-    /// The nine profiles of this part, by contract name.
+    /// The nine profiles of this part, through the public dispatcher.
     fn dispatch(name: &str, input: Value<'_>, context: Value<'_>) -> Option<Result<()>> {
-        let o = VerifyOptions::default();
-        Some(match name {
-            "conditional-commitment-v1" => conditional_commitment(input, context, &o),
-            "atomic-activation-proof-v1" => atomic_activation_proof(input, context, &o),
-            "unwind-record-v1" => unwind_record(input, context, &o),
-            "closure-predicate-v1" => closure_predicate(input, context, &o),
-            "chain-session-v1" => chain_session(input, context, &o),
-            "chain-session-transition-v1" => chain_session_transition(input, context, &o),
-            "agent-profile-v1" => super::super::agent_profile::agent_profile(input, context, &o),
-            "competence-proof-v1" => super::super::competence_proof::competence_proof(input, context, &o),
-            "receipt-bundle-v1" => super::super::receipt_bundle::receipt_bundle(input, context, &o),
-            _ => return None,
-        })
+        use super::super::Profile as P;
+        const NINE: [P; 9] = [
+            P::ConditionalCommitment,
+            P::AtomicActivationProof,
+            P::UnwindRecord,
+            P::ClosurePredicate,
+            P::ChainSession,
+            P::ChainSessionTransition,
+            P::AgentProfile,
+            P::CompetenceProof,
+            P::ReceiptBundle,
+        ];
+        let profile = P::from_name(name).filter(|p| NINE.contains(p))?;
+        Some(super::super::verify_profile(profile, input, context, &VerifyOptions::default()))
     }
 
     /// Every vector of the nine profiles: the verdict must match `expected`; reason-class

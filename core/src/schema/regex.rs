@@ -298,7 +298,8 @@ impl Regex {
                             loop {
                                 match p.next() {
                                     Some('>') if !first => break,
-                                    Some(ch) if ch == '_' || ch.is_alphabetic() || (!first && ch.is_alphanumeric()) => {}
+                                    Some(ch) if ch == '_' || ch.is_alphabetic() || (!first && ch.is_alphanumeric()) => {
+                                    }
                                     _ => return Err(INVALID),
                                 }
                                 first = false;
@@ -504,7 +505,7 @@ impl Regex {
     /// Adds `s` and its epsilon closure under `ctx` to `set`; true when `Match` is reached.
     fn add(&self, set_: &mut [u64; WORDS], stack: &mut [u16; MAX_STATES], s: u16, ctx: &Ctx) -> bool {
         let mut sp = 0usize;
-        let mut push = |set_: &mut [u64; WORDS], stack: &mut [u16; MAX_STATES], sp: &mut usize, s: u16| {
+        let push = |set_: &mut [u64; WORDS], stack: &mut [u16; MAX_STATES], sp: &mut usize, s: u16| {
             if s == NIL || is_set(set_, s) {
                 return;
             }

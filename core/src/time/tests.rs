@@ -34,10 +34,7 @@ fn matches_python_fromisoformat() {
 fn naive_and_errors_are_temporal() {
     assert_eq!(parse_datetime("2026-05-10T14:25:00"), Err(Error::Temporal("timestamp has no UTC offset")));
     assert_eq!(parse_datetime("yesterday").map_err(|e| e.class()), Err(crate::Class::Temporal));
-    assert_eq!(
-        parse_datetime_assume_utc("2026-05-10T14:25:00"),
-        parse_datetime("2026-05-10T14:25:00Z")
-    );
+    assert_eq!(parse_datetime_assume_utc("2026-05-10T14:25:00"), parse_datetime("2026-05-10T14:25:00Z"));
     assert!(!is_date_time("2026-05-10"));
 }
 
@@ -55,7 +52,13 @@ fn ordering_is_chronological() {
 #[test]
 fn rfc3339_round_trip() {
     let mut buf = [0u8; RFC3339_LEN];
-    for text in ["1970-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2024-02-29T12:34:56Z", "1969-12-31T23:59:59Z"] {
+    for text in [
+        "1970-01-01T00:00:00Z",
+        "0001-01-01T00:00:00Z",
+        "9999-12-31T23:59:59Z",
+        "2024-02-29T12:34:56Z",
+        "1969-12-31T23:59:59Z",
+    ] {
         let t = parse_datetime(text).unwrap();
         assert_eq!(t.format_rfc3339(&mut buf).unwrap(), text);
         assert_eq!(std::format!("{t}"), text);

@@ -1,0 +1,3 @@
+module concordia.example/ffi-go
+
+go 1.19
