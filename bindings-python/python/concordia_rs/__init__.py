@@ -1,0 +1,255 @@
+"""concordia_rs: the Concordia reference SDK's hot paths, from one audited Rust core.
+
+Same names and semantics as ``concordia-protocol`` where they overlap::
+
+    from concordia_rs import KeyPair, sign_message, verify_signature, canonical_json
+
+``accelerate()`` swaps the reference SDK's own functions for these, so an application
+written against ``concordia`` gets faster without code changes; ``deaccelerate()`` (or
+leaving the ``with accelerated():`` block) puts the originals back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+
+from . import _native
+from ._native import (
+    ATTESTATION_VERSION,
+    GENESIS_HASH,
+    MAX_DEPTH,
+    PROTOCOL_VERSION,
+    SESSION_STATES,
+    AttestationResult,
+    BindingError,
+    CanonicalizationError,
+    ChainIntegrityError,
+    ConcordiaError,
+    DigestError,
+    EncodingError,
+    InvalidArgumentError,
+    InvalidJsonError,
+    InvalidSignatureError,
+    InvalidTransitionError,
+    KeyPair,
+    LimitError,
+    MaxRoundsExceededError,
+    NonStringKeyError,
+    PrivacyError,
+    PublicKey,
+    SchemaError,
+    Session,
+    SessionBindingError,
+    TemporalError,
+    TranscriptVerifier,
+    canonical_json,
+    canonicalize_jcs,
+    compute_hash,
+    countersign_attestation,
+    generate_attestation,
+    profile_names,
+    public_key_from_b64url,
+    sign_message,
+    validate_chain,
+    verify_attestation,
+    verify_profile,
+    verify_signature,
+    verify_transcript,
+)
+
+__all__ = [
+    "ATTESTATION_VERSION",
+    "GENESIS_HASH",
+    "MAX_DEPTH",
+    "PROTOCOL_VERSION",
+    "SESSION_STATES",
+    "AttestationResult",
+    "BindingError",
+    "CanonicalizationError",
+    "ChainIntegrityError",
+    "ConcordiaError",
+    "DigestError",
+    "EncodingError",
+    "InvalidArgumentError",
+    "InvalidJsonError",
+    "InvalidSignatureError",
+    "InvalidTransitionError",
+    "KeyPair",
+    "LimitError",
+    "MaxRoundsExceededError",
+    "NonStringKeyError",
+    "PrivacyError",
+    "PublicKey",
+    "SchemaError",
+    "Session",
+    "SessionBindingError",
+    "TemporalError",
+    "TranscriptVerifier",
+    "accelerate",
+    "accelerated",
+    "build_envelope",
+    "canonical_json",
+    "canonicalize_jcs",
+    "compute_hash",
+    "countersign_attestation",
+    "deaccelerate",
+    "generate_attestation",
+    "profile_names",
+    "public_key_from_b64url",
+    "sign_message",
+    "validate_chain",
+    "verify_attestation",
+    "verify_profile",
+    "verify_signature",
+    "verify_transcript",
+]
+
+
+def _value(x: Any) -> Any:
+    """An SDK enum's ``.value``, or the value itself."""
+    return getattr(x, "value", x)
+
+
+def _party(x: Any) -> Dict[str, Any]:
+    """An SDK ``AgentIdentity`` (``to_dict()``), a dict, or a bare agent id."""
+    if hasattr(x, "to_dict"):
+        return x.to_dict()
+    if isinstance(x, str):
+        return {"agent_id": x}
+    return dict(x)
+
+
+def build_envelope(
+    *,
+    message_type: Any,
+    session_id: str,
+    sender: Any,
+    body: Dict[str, Any],
+    key_pair: Any,
+    prev_hash: str = GENESIS_HASH,
+    recipients: Optional[List[Any]] = None,
+    in_reply_to: Optional[str] = None,
+    reasoning: Optional[str] = None,
+    ttl: Optional[int] = None,
+    message_id: Optional[str] = None,
+) -> Dict[str, Any]:
+    """A signed message envelope, member for member the reference SDK's ``build_envelope``.
+
+    ``message_type`` is an SDK ``MessageType`` or its value (``"negotiate.offer"``);
+    ``sender`` and ``recipients`` are SDK ``AgentIdentity`` objects, dicts or agent ids;
+    ``key_pair`` is a concordia_rs ``KeyPair`` or an SDK one. The id and timestamp come
+    from the OS (``uuid4``, UTC clock), as in the SDK; the signature from the Rust core.
+    """
+    msg: Dict[str, Any] = {
+        "concordia": PROTOCOL_VERSION,
+        "type": _value(message_type),
+        "id": message_id or f"msg_{uuid.uuid4().hex[:8]}",
+        "session_id": session_id,
+        "timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "from": _party(sender),
+        "prev_hash": prev_hash,
+        "body": body,
+    }
+    if recipients:
+        msg["to"] = [_party(r) for r in recipients]
+    if in_reply_to:
+        msg["in_reply_to"] = in_reply_to
+    if reasoning:
+        msg["reasoning"] = reasoning
+    if ttl is not None:
+        msg["ttl"] = ttl
+    msg["signature"] = sign_message(msg, key_pair)
+    return msg
+
+
+# ---------------------------------------------------------------------------
+# accelerate(): swap the reference SDK's hot functions for the Rust ones.
+# ---------------------------------------------------------------------------
+
+_patched: List[Tuple[Any, str, Any]] = []
+
+
+def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
+    """``{name: (sdk_original, replacement)}`` for the functions accelerate() swaps."""
+    import concordia.canonicalization as sdk_canon
+    import concordia.message as sdk_message
+    import concordia.signing as sdk_signing
+
+    orig_sign = sdk_signing.sign_message
+    orig_verify = sdk_signing.verify_signature
+    sdk_keypair = sdk_signing.KeyPair
+
+    def fast_sign_message(data: Dict[str, Any], key_pair: Any, alg: str = "EdDSA") -> str:
+        if alg == "EdDSA" and isinstance(key_pair, (sdk_keypair, KeyPair)):
+            return sign_message(data, key_pair)
+        return orig_sign(data, key_pair, alg)
+
+    def fast_verify_signature(data: Dict[str, Any], signature: str, public_key: Any, alg: str = "EdDSA") -> bool:
+        if alg == "EdDSA":
+            return verify_signature(data, signature, public_key)
+        return orig_verify(data, signature, public_key, alg)
+
+    fast_sign_message.__doc__ = orig_sign.__doc__
+    fast_verify_signature.__doc__ = orig_verify.__doc__
+    return {
+        "canonical_json": (sdk_signing.canonical_json, canonical_json),
+        "canonicalize_jcs": (sdk_canon.canonicalize_jcs, canonicalize_jcs),
+        "sign_message": (orig_sign, fast_sign_message),
+        "verify_signature": (orig_verify, fast_verify_signature),
+        "compute_hash": (sdk_message.compute_hash, compute_hash),
+        "validate_chain": (sdk_message.validate_chain, validate_chain),
+    }
+
+
+def accelerate() -> List[str]:
+    """Replace the reference SDK's canonical JSON, ``sign_message``, ``verify_signature``,
+    ``compute_hash`` and ``validate_chain`` with the Rust ones, in ``concordia.signing``
+    and in every loaded ``concordia`` module that imported them by name.
+
+    Returns the patched attributes as ``"module.name"`` strings (empty when the SDK is not
+    importable). Idempotent; undo with ``deaccelerate()``. ES256 signing and verification
+    still go to the SDK.
+    """
+    import sys
+
+    if _patched:
+        return [f"{m.__name__}.{n}" for m, n, _ in _patched]
+    try:
+        table = _sdk_replacements()
+    except ImportError:
+        return []
+    originals = {id(orig): (name, fast) for name, (orig, fast) in table.items()}
+    for mod_name, mod in sorted(list(sys.modules.items()), key=lambda kv: kv[0]):
+        if mod is None or not (mod_name == "concordia" or mod_name.startswith("concordia.")):
+            continue
+        for attr, value in list(vars(mod).items()):
+            hit = originals.get(id(value))
+            if hit is not None:
+                _patched.append((mod, attr, value))
+                setattr(mod, attr, hit[1])
+    return [f"{m.__name__}.{n}" for m, n, _ in _patched]
+
+
+def deaccelerate() -> List[str]:
+    """Undo ``accelerate()``; returns what was restored."""
+    restored = []
+    while _patched:
+        mod, attr, original = _patched.pop()
+        setattr(mod, attr, original)
+        restored.append(f"{mod.__name__}.{attr}")
+    return restored
+
+
+@contextlib.contextmanager
+def accelerated() -> Iterator[List[str]]:
+    """``with accelerated() as patched:`` runs the block with ``accelerate()`` active."""
+    already = bool(_patched)
+    patched = accelerate()
+    try:
+        yield patched
+    finally:
+        if not already:
+            deaccelerate()

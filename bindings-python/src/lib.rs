@@ -1,0 +1,782 @@
+//! # concordia-py
+//!
+//! The native module `concordia_rs._native` of the `concordia-rs` wheel: the reference
+//! SDK's hot functions (canonical JSON, hashing, signing, verification, chains) and the
+//! core's session, attestation, profile and transcript checks, for CPython 3.9+ (abi3).
+//!
+//! No protocol logic lives here: Python values are converted to canonical JSON by
+//! [`canon`] (with the core's string, number and key-order rules), and everything else is
+//! a call into `concordia-core`. Errors map onto Python through the one conversion in
+//! [`errors`].
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+use std::cell::RefCell;
+
+use concordia_core::attestation::{self, Params, SetBinding, Validity};
+use concordia_core::digest;
+use concordia_core::json::{self, Node, Options, Str, Value};
+use concordia_core::message::{self, KeyResolver, GENESIS_HASH};
+use concordia_core::preimage::Countersign;
+use concordia_core::profiles::{self, Profile, VerifyOptions};
+use concordia_core::session::{self as core_session, Role, State, Timing};
+use concordia_core::sign::{self, PublicKey as CorePublicKey, Signature};
+use concordia_core::time::{self, Timestamp};
+use concordia_core::{jcs, Error};
+use pyo3::exceptions::{PyAttributeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+
+pub mod canon;
+pub mod errors;
+pub mod keys;
+
+use errors::{core, new_err, Exc};
+use keys::{key_pair_of, public_key_of, KeyPair, PublicKey};
+
+/// Parser options for JSON produced from Python values: deep nesting as the walk allows.
+fn walk_options() -> Options {
+    Options { max_depth: canon::MAX_DEPTH as u32 + 1, ..Options::default() }
+}
+
+/// Parses `bytes` with a node buffer of the size that always suffices, then runs `f`.
+fn with_doc<T>(bytes: &[u8], options: &Options, f: impl FnOnce(Value<'_>) -> PyResult<T>) -> PyResult<T> {
+    thread_local! {
+        static NODES: RefCell<Vec<Node>> = const { RefCell::new(Vec::new()) };
+    }
+    let need = bytes.len() / 2 + 2;
+    let mut nodes = NODES.with(|n| n.take());
+    if nodes.len() < need {
+        nodes.resize(need, Node::EMPTY);
+    }
+    let r = match json::parse_with(bytes, &mut nodes, options) {
+        Ok(doc) => f(doc.root()),
+        Err(e) => Err(core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::InvalidJson, "json", None))),
+    };
+    if nodes.len() <= 1 << 20 {
+        NODES.with(|n| n.replace(nodes));
+    }
+    r
+}
+
+/// JSON text of a Python argument: `bytes`/`str` are taken as JSON text, anything else is
+/// canonicalized.
+fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, bool)> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok((b.as_bytes().to_vec(), true));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok((s.to_cow()?.as_bytes().to_vec(), true));
+    }
+    Ok((canon::to_vec(obj, None)?, false))
+}
+
+fn require_items(data: &Bound<'_, PyAny>) -> PyResult<()> {
+    if data.cast::<PyDict>().is_ok() || data.hasattr("items")? {
+        return Ok(());
+    }
+    Err(PyAttributeError::new_err(format!(
+        "'{}' object has no attribute 'items'",
+        data.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+    )))
+}
+
+/// `canonical_json(data) -> bytes`: RFC 8785 canonical JSON of a Python value.
+#[pyfunction]
+fn canonical_json<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let out = canon::to_vec(data, None)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// `canonicalize_jcs(data) -> bytes`: the same serializer under its RFC name.
+#[pyfunction]
+fn canonicalize_jcs<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    canonical_json(py, data)
+}
+
+/// `compute_hash(message) -> "sha256:<hex>"` over the canonical form.
+#[pyfunction]
+fn compute_hash(message: &Bound<'_, PyAny>) -> PyResult<String> {
+    let out = canon::to_vec(message, None)?;
+    Ok(digest::sha256(&out).to_prefixed().as_str().to_owned())
+}
+
+/// `sign_message(data, key_pair, alg="EdDSA") -> str`: padded base64url Ed25519 signature
+/// over the canonical form of `data` without its top-level `signature`.
+#[pyfunction]
+#[pyo3(signature = (data, key_pair, alg = "EdDSA"))]
+fn sign_message(data: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>, alg: &str) -> PyResult<String> {
+    require_items(data)?;
+    if alg != "EdDSA" {
+        return Err(new_err(Exc::InvalidArgument, format!("Unsupported algorithm: {alg} (concordia_rs signs EdDSA only)"), Some("input")));
+    }
+    let preimage = canon::to_vec(data, Some("signature"))?;
+    let kp = key_pair_of(key_pair)?;
+    Ok(kp.sign(&preimage).to_b64url().as_str().to_owned())
+}
+
+/// `verify_signature(data, signature, public_key, alg="EdDSA") -> bool`; never raises for
+/// bad input (as the SDK), only for a `data` without `items()`.
+#[pyfunction]
+#[pyo3(signature = (data, signature, public_key, alg = "EdDSA"))]
+fn verify_signature(data: &Bound<'_, PyAny>, signature: &Bound<'_, PyAny>, public_key: &Bound<'_, PyAny>, alg: &str) -> PyResult<bool> {
+    require_items(data)?;
+    if alg != "EdDSA" {
+        return Ok(false);
+    }
+    let Ok(Some(pk)) = public_key_of(public_key) else { return Ok(false) };
+    let sig = if let Ok(s) = signature.cast::<PyString>() {
+        match s.to_cow() {
+            Ok(t) => Signature::from_b64url(&t),
+            Err(_) => return Ok(false),
+        }
+    } else if let Ok(b) = signature.cast::<PyBytes>() {
+        match std::str::from_utf8(b.as_bytes()) {
+            Ok(t) => Signature::from_b64url(t),
+            Err(_) => return Ok(false),
+        }
+    } else {
+        return Ok(false);
+    };
+    let Ok(sig) = sig else { return Ok(false) };
+    let Ok(preimage) = canon::to_vec(data, Some("signature")) else { return Ok(false) };
+    Ok(sign::verify(&pk, &preimage, &sig).is_ok())
+}
+
+/// `validate_chain(messages) -> bool`: each `prev_hash` is the hash of the message before
+/// it, the first is the genesis hash (the SDK's checks, in its order).
+#[pyfunction]
+fn validate_chain(messages: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if !messages.is_truthy()? {
+        return Ok(true);
+    }
+    let n = messages.len()?;
+    let mut expected = GENESIS_HASH;
+    let mut buf = Vec::with_capacity(1024);
+    for i in 0..n {
+        let m = messages.get_item(i)?;
+        if i > 0 {
+            let prev_msg = messages.get_item(i - 1)?;
+            buf.clear();
+            canon::write(&prev_msg, None, &mut buf)?;
+            expected = digest::sha256(&buf);
+        }
+        let prev = m.call_method1("get", ("prev_hash",))?;
+        if prev.ne(expected.to_prefixed().as_str())? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// `countersign_attestation(attestation, key_pair) -> str`: the issuance countersignature
+/// (every `signature` member and the top-level `countersignatures` left out).
+#[pyfunction]
+fn countersign_attestation(attestation: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>) -> PyResult<String> {
+    let kp = key_pair_of(key_pair)?;
+    let text = canon::to_vec(attestation, None)?;
+    with_doc(&text, &walk_options(), |root| {
+        let mut out = Vec::with_capacity(text.len());
+        core(jcs::write_with(root, &Countersign, &mut canon::VecSink(&mut out)))?;
+        Ok(kp.sign(&out).to_b64url().as_str().to_owned())
+    })
+}
+
+/// JSON object text `{"agent_id": "<b64url>"}` from a mapping of agent ids to keys.
+fn keys_json(public_keys: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let d = PyDict::new(public_keys.py());
+    let items = public_keys.call_method0("items")?;
+    for item in items.try_iter()? {
+        let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        if let Some(pk) = public_key_of(&v)? {
+            d.set_item(k, pk.to_b64url().as_str())?;
+        }
+    }
+    canon::to_vec(d.as_any(), None)
+}
+
+/// What `verify_attestation` found.
+#[pyclass(module = "concordia_rs", frozen, get_all)]
+#[derive(Clone)]
+struct AttestationResult {
+    /// Every check passed.
+    valid: bool,
+    /// Why not, empty when valid.
+    errors: Vec<String>,
+    /// Party signatures that verified.
+    verified_parties: usize,
+    /// Countersignatures that verified.
+    countersignatures: usize,
+    /// `bound`, `unchecked`, `legacy_set_unbound` or `error`.
+    set_binding_state: String,
+    /// The conformance reason class of the failure, if any.
+    reason_class: Option<String>,
+}
+
+#[pymethods]
+impl AttestationResult {
+    fn __bool__(&self) -> bool {
+        self.valid
+    }
+    fn __repr__(&self) -> String {
+        format!("AttestationResult(valid={}, errors={:?}, set_binding_state={:?})", self.valid, self.errors, self.set_binding_state)
+    }
+}
+
+/// `verify_attestation(attestation, public_keys, transcript=None)`: schema, every party
+/// signature, every countersignature and, with a transcript, the set binding. Fails closed:
+/// returns a result with `valid=False` instead of raising.
+#[pyfunction]
+#[pyo3(signature = (attestation, public_keys, transcript = None))]
+fn verify_attestation(
+    attestation: &Bound<'_, PyAny>,
+    public_keys: &Bound<'_, PyAny>,
+    transcript: Option<&Bound<'_, PyAny>>,
+) -> AttestationResult {
+    let fail = |e: String, class: Option<String>| AttestationResult {
+        valid: false,
+        errors: vec![e],
+        verified_parties: 0,
+        countersignatures: 0,
+        set_binding_state: "error".into(),
+        reason_class: class,
+    };
+    type Texts = (Vec<u8>, Vec<u8>, Option<Vec<u8>>);
+    let prepared = (|| -> PyResult<Texts> {
+        let a = json_text(attestation)?.0;
+        let k = keys_json(public_keys)?;
+        let t = match transcript {
+            Some(t) if !t.is_none() => Some(json_text(t)?.0),
+            _ => None,
+        };
+        Ok((a, k, t))
+    })();
+    let (a, k, t) = match prepared {
+        Ok(x) => x,
+        Err(e) => return fail(format!("attestation verification failed closed: {e}"), Some("input".into())),
+    };
+    let opts = walk_options();
+    let r: PyResult<Result<attestation::Verified, Error>> = with_doc(&a, &opts, |att| {
+        let mut key_nodes = vec![Node::EMPTY; k.len() / 2 + 2];
+        let keys = core(json::parse_with(&k, &mut key_nodes, &opts))?;
+        match &t {
+            None => Ok(attestation::verify(att, keys.root(), None)),
+            Some(t) => {
+                let mut t_nodes = vec![Node::EMPTY; t.len() / 2 + 2];
+                let tr = core(json::parse_with(t, &mut t_nodes, &opts))?;
+                Ok(attestation::verify(att, keys.root(), Some(tr.root())))
+            }
+        }
+    });
+    match r {
+        Ok(Ok(v)) => AttestationResult {
+            valid: true,
+            errors: vec![],
+            verified_parties: v.parties,
+            countersignatures: v.countersignatures,
+            set_binding_state: match v.binding {
+                SetBinding::Bound => "bound",
+                SetBinding::Unchecked => "unchecked",
+                SetBinding::LegacyUnbound => "legacy_set_unbound",
+            }
+            .into(),
+            reason_class: None,
+        },
+        Ok(Err(e)) => fail(e.to_string(), Some(e.class().as_str().into())),
+        Err(e) => fail(format!("attestation verification failed closed: {e}"), Some("input".into())),
+    }
+}
+
+/// `verify_profile(name, input, context)`: one of the 22 conformance profiles. `input` and
+/// `context` are JSON text (`bytes`/`str`) or Python values. Returns `None` on accept and
+/// raises the mapped error (with `reason_class`) on reject.
+#[pyfunction]
+#[pyo3(signature = (name, input, context, now = None))]
+fn verify_profile(name: &str, input: &Bound<'_, PyAny>, context: &Bound<'_, PyAny>, now: Option<f64>) -> PyResult<()> {
+    let profile = Profile::from_name(name)
+        .ok_or_else(|| new_err(Exc::InvalidArgument, format!("unknown verification profile: {name}"), Some("input")))?;
+    let (i, i_text) = json_text(input)?;
+    let (c, c_text) = json_text(context)?;
+    let opts_for = |is_text: bool| if is_text { Options::default() } else { walk_options() };
+    let mut vo = VerifyOptions::default();
+    if let Some(t) = now {
+        vo.now = Some(timestamp_of(t)?);
+    }
+    with_doc(&i, &opts_for(i_text), |iv| {
+        let mut c_nodes = vec![Node::EMPTY; c.len() / 2 + 2];
+        let cv = core(json::parse_with(&c, &mut c_nodes, &opts_for(c_text)))?;
+        core(profiles::verify_profile(profile, iv, cv.root(), &vo))
+    })
+}
+
+/// The names of the 22 profiles.
+#[pyfunction]
+fn profile_names() -> Vec<&'static str> {
+    Profile::ALL.iter().map(|p| p.name()).collect()
+}
+
+fn timestamp_of(t: f64) -> PyResult<Timestamp> {
+    if !t.is_finite() {
+        return Err(new_err(Exc::InvalidArgument, "time must be finite", Some("input")));
+    }
+    let secs = t.floor();
+    let nanos = ((t - secs) * 1e9) as u32;
+    core(Timestamp::from_unix_nanos(secs as i64, nanos.min(999_999_999)))
+}
+
+fn now_ts(py: Python<'_>) -> PyResult<Timestamp> {
+    let t: f64 = py.import("time")?.call_method0("time")?.extract()?;
+    timestamp_of(t)
+}
+
+/// A key resolver over owned `(agent_id, key)` pairs.
+struct OwnedKeys(Vec<(String, CorePublicKey)>);
+
+impl KeyResolver for OwnedKeys {
+    fn resolve(&self, agent_id: Str<'_>) -> Option<CorePublicKey> {
+        self.0.iter().find(|(id, _)| agent_id.eq_str(id)).map(|(_, k)| *k)
+    }
+}
+
+fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<OwnedKeys> {
+    let mut v = Vec::new();
+    if let Some(m) = public_keys.filter(|m| !m.is_none()) {
+        for item in m.call_method0("items")?.try_iter()? {
+            let (k, pk): (String, Bound<'_, PyAny>) = item?.extract()?;
+            let key = public_key_of(&pk)?
+                .ok_or_else(|| PyTypeError::new_err(format!("public key for {k:?} is not an Ed25519 key")))?;
+            v.push((k, key));
+        }
+    }
+    Ok(OwnedKeys(v))
+}
+
+/// Streaming transcript verification (prev_hash links, one session, every signature) in
+/// constant memory.
+#[pyclass(module = "concordia_rs")]
+struct TranscriptVerifier {
+    inner: message::TranscriptVerifier,
+    keys: OwnedKeys,
+}
+
+#[pymethods]
+impl TranscriptVerifier {
+    /// `public_keys`: mapping of agent id to key (PublicKey, cryptography key, bytes or b64).
+    #[new]
+    #[pyo3(signature = (public_keys))]
+    fn new(public_keys: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(TranscriptVerifier { inner: message::TranscriptVerifier::new(), keys: owned_keys(Some(public_keys))? })
+    }
+
+    /// Checks the next message (a dict, or JSON text) and returns its hash. A message that
+    /// fails leaves the verifier unchanged.
+    fn push(&mut self, py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<String> {
+        let (text, is_text) = json_text(message)?;
+        let opts = if is_text { Options::default() } else { walk_options() };
+        let _ = py;
+        let keys = &self.keys;
+        let inner = &mut self.inner;
+        let d = with_doc(&text, &opts, |v| core(inner.push(v, keys)))?;
+        Ok(d.to_prefixed().as_str().to_owned())
+    }
+
+    /// Checks serialized messages (each `bytes` of JSON text) in order with the GIL
+    /// released; returns how many were accepted in this call. Stops at the first failure
+    /// and raises it (the messages before it stay accepted).
+    fn push_many(&mut self, py: Python<'_>, messages: Vec<Vec<u8>>) -> PyResult<usize> {
+        let keys = &self.keys;
+        let inner = &mut self.inner;
+        let r: Result<usize, (usize, Error)> = py.detach(|| {
+            let mut nodes: Vec<Node> = Vec::new();
+            for (i, m) in messages.iter().enumerate() {
+                let need = m.len() / 2 + 2;
+                if nodes.len() < need {
+                    nodes.resize(need, Node::EMPTY);
+                }
+                let doc = json::parse(m, &mut nodes).map_err(|e| (i, e))?;
+                inner.push(doc.root(), keys).map_err(|e| (i, e))?;
+            }
+            Ok(messages.len())
+        });
+        r.map_err(|(i, e)| {
+            let err = core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::Concordia, "transcript", None));
+            let _ = err.value(py).setattr("index", i);
+            err
+        })
+    }
+
+    /// Messages accepted so far.
+    #[getter]
+    fn count(&self) -> u64 {
+        self.inner.count()
+    }
+
+    /// Hash of the last accepted message (the genesis hash before the first).
+    #[getter]
+    fn head(&self) -> String {
+        self.inner.head().to_prefixed().as_str().to_owned()
+    }
+}
+
+/// `verify_transcript(transcript_json, public_keys) -> (count, head)`: a whole transcript
+/// held as a JSON array text, verified with the GIL released.
+#[pyfunction]
+fn verify_transcript(py: Python<'_>, transcript_json: &[u8], public_keys: &Bound<'_, PyAny>) -> PyResult<(u64, String)> {
+    let keys = owned_keys(Some(public_keys))?;
+    let r = py.detach(|| {
+        let mut nodes = vec![Node::EMPTY; transcript_json.len() / 2 + 2];
+        let doc = json::parse(transcript_json, &mut nodes).map_err(|e| (0usize, e))?;
+        message::verify_transcript(doc.root(), &keys).map(|v| (v.count(), v.head()))
+    });
+    match r {
+        Ok((n, h)) => Ok((n, h.to_prefixed().as_str().to_owned())),
+        Err((i, e)) => {
+            let err = core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::Concordia, "transcript", None));
+            let _ = err.value(py).setattr("index", i);
+            Err(err)
+        }
+    }
+}
+
+fn enum_value(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(s.to_cow()?.into_owned());
+    }
+    obj.getattr("value")?.extract()
+}
+
+fn role_of(obj: &Bound<'_, PyAny>) -> PyResult<Role> {
+    match enum_value(obj)?.as_str() {
+        "initiator" => Ok(Role::Initiator),
+        "responder" => Ok(Role::Responder),
+        "mediator" => Ok(Role::Mediator),
+        "witness" => Ok(Role::Witness),
+        other => Err(new_err(Exc::InvalidArgument, format!("unknown party role: {other}"), Some("input"))),
+    }
+}
+
+type CoreSession = core_session::Session<8, 32>;
+
+/// A negotiation session (SPEC §5) over the core's state machine: up to 8 parties.
+#[pyclass(module = "concordia_rs")]
+struct Session {
+    inner: CoreSession,
+    transcript: Py<PyList>,
+}
+
+fn timing_of(timing: Option<&Bound<'_, PyAny>>) -> PyResult<Timing> {
+    let mut t = Timing::default();
+    if let Some(obj) = timing.filter(|o| !o.is_none()) {
+        let get = |name: &str| -> PyResult<Option<u32>> {
+            let v = if let Ok(d) = obj.cast::<PyDict>() { d.get_item(name)? } else { obj.getattr(name).ok() };
+            v.map(|v| v.extract::<u32>()).transpose()
+        };
+        if let Some(v) = get("session_ttl")? {
+            t.session_ttl = v;
+        }
+        if let Some(v) = get("offer_ttl")? {
+            t.offer_ttl = v;
+        }
+        if let Some(v) = get("max_rounds")? {
+            t.max_rounds = v;
+        }
+    }
+    Ok(t)
+}
+
+/// Calls a Python resolver for the key of an agent; remembers the first Python error.
+struct PyResolver<'a, 'py> {
+    f: Option<&'a Bound<'py, PyAny>>,
+    err: RefCell<Option<PyErr>>,
+}
+
+impl KeyResolver for PyResolver<'_, '_> {
+    fn resolve(&self, agent_id: Str<'_>) -> Option<CorePublicKey> {
+        let f = self.f?;
+        let id: String = agent_id.chars().collect();
+        match f.call1((id,)).and_then(|k| if k.is_none() { Ok(None) } else { public_key_of(&k) }) {
+            Ok(k) => k,
+            Err(e) => {
+                self.err.borrow_mut().get_or_insert(e);
+                None
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl Session {
+    /// A new session in PROPOSED. `timing` is an SDK `TimingConfig` or a dict with
+    /// `session_ttl`, `offer_ttl`, `max_rounds`; `created_at` defaults to now (Unix seconds).
+    #[new]
+    #[pyo3(signature = (session_id = None, timing = None, created_at = None))]
+    fn new(py: Python<'_>, session_id: Option<String>, timing: Option<&Bound<'_, PyAny>>, created_at: Option<f64>) -> PyResult<Self> {
+        let id = match session_id {
+            Some(s) if !s.is_empty() => s,
+            _ => {
+                let hex: String = py.import("uuid")?.call_method0("uuid4")?.getattr("hex")?.extract()?;
+                format!("ses_{}", hex.get(..8).unwrap_or(""))
+            }
+        };
+        let created = match created_at {
+            Some(t) => timestamp_of(t)?,
+            None => now_ts(py)?,
+        };
+        Ok(Session { inner: core(CoreSession::new(&id, timing_of(timing)?, created))?, transcript: PyList::empty(py).unbind() })
+    }
+
+    /// Registers a party; `role` is an SDK `PartyRole` or its value; `public_key` any key form.
+    #[pyo3(signature = (agent_id, role, public_key = None))]
+    fn add_party(&mut self, agent_id: &str, role: &Bound<'_, PyAny>, public_key: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let key = match public_key.filter(|k| !k.is_none()) {
+            Some(k) => Some(public_key_of(k)?.ok_or_else(|| PyTypeError::new_err("public_key is not an Ed25519 key"))?),
+            None => None,
+        };
+        core(self.inner.add_party(agent_id, role_of(role)?, key))
+    }
+
+    /// Applies a signed message; returns the new state's value (`"active"`, ...). Raises
+    /// `InvalidSignatureError`, `SessionBindingError`, `ChainIntegrityError`,
+    /// `InvalidTransitionError`, `MaxRoundsExceededError`, `SchemaError`, `TemporalError`.
+    #[pyo3(signature = (message, public_key_resolver = None, now = None))]
+    fn apply_message(
+        &mut self,
+        py: Python<'_>,
+        message: &Bound<'_, PyAny>,
+        public_key_resolver: Option<&Bound<'_, PyAny>>,
+        now: Option<f64>,
+    ) -> PyResult<&'static str> {
+        let text = canon::to_vec(message, None)?;
+        let now = match now {
+            Some(t) => timestamp_of(t)?,
+            None => now_ts(py)?,
+        };
+        let resolver = PyResolver { f: public_key_resolver.filter(|f| !f.is_none()), err: RefCell::new(None) };
+        let inner = &mut self.inner;
+        let state = with_doc(&text, &walk_options(), |v| {
+            let r = inner.apply(v, &resolver, now);
+            if let Some(e) = resolver.err.borrow_mut().take() {
+                return Err(e);
+            }
+            core(r)
+        })?;
+        self.transcript.bind(py).append(message)?;
+        Ok(state.as_str())
+    }
+
+    /// PROPOSED or ACTIVE becomes EXPIRED.
+    #[pyo3(signature = (now = None))]
+    fn expire(&mut self, py: Python<'_>, now: Option<f64>) -> PyResult<()> {
+        let now = match now {
+            Some(t) => timestamp_of(t)?,
+            None => now_ts(py)?,
+        };
+        core(self.inner.expire(now))
+    }
+
+    /// REJECTED or EXPIRED becomes DORMANT.
+    fn make_dormant(&mut self) -> PyResult<()> {
+        core(self.inner.make_dormant())
+    }
+
+    /// The session id.
+    #[getter]
+    fn session_id(&self) -> String {
+        self.inner.id().to_owned()
+    }
+    /// The state's value.
+    #[getter]
+    fn state(&self) -> &'static str {
+        self.inner.state().as_str()
+    }
+    /// AGREED, REJECTED or EXPIRED.
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.inner.state().is_terminal()
+    }
+    /// Offers and counters applied.
+    #[getter]
+    fn round_count(&self) -> u32 {
+        self.inner.round_count()
+    }
+    /// Messages applied.
+    #[getter]
+    fn message_count(&self) -> u64 {
+        self.inner.message_count()
+    }
+    /// The applied messages, as given.
+    #[getter]
+    fn transcript(&self, py: Python<'_>) -> Py<PyList> {
+        self.transcript.clone_ref(py)
+    }
+    /// Hash of the last applied message (the next `prev_hash`).
+    #[getter]
+    fn prev_hash(&self) -> String {
+        self.inner.tip().to_prefixed().as_str().to_owned()
+    }
+    /// The legacy whole-transcript hash.
+    #[getter]
+    fn transcript_hash(&self) -> String {
+        self.inner.transcript_hash().to_prefixed().as_str().to_owned()
+    }
+    /// Whether `make_dormant` flagged the session reactivatable.
+    #[getter]
+    fn reactivatable(&self) -> bool {
+        self.inner.is_reactivatable()
+    }
+    /// `{agent_id: role}` in registration order.
+    #[getter]
+    fn parties<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for p in self.inner.parties() {
+            d.set_item(p.agent_id(), p.role().as_str())?;
+        }
+        Ok(d)
+    }
+    /// Whole seconds from creation to conclusion (or to now).
+    #[pyo3(signature = (now = None))]
+    fn duration_seconds(&self, py: Python<'_>, now: Option<f64>) -> PyResult<u64> {
+        let now = match now {
+            Some(t) => timestamp_of(t)?,
+            None => now_ts(py)?,
+        };
+        Ok(self.inner.duration_seconds(now))
+    }
+    /// The behaviour record of a party, as the attestation carries it.
+    fn get_behavior<'py>(&self, py: Python<'py>, agent_id: &str) -> PyResult<Bound<'py, PyAny>> {
+        let mut out = Vec::new();
+        if let Some(p) = self.inner.party(agent_id) {
+            core(attestation::write_behavior(p.behavior(), &mut canon::VecSink(&mut out)))?;
+        } else {
+            let empty = core_session::Behavior::<32>::new();
+            core(attestation::write_behavior(&empty, &mut canon::VecSink(&mut out)))?;
+        }
+        py.import("json")?.call_method1("loads", (PyBytes::new(py, &out),))
+    }
+    fn __repr__(&self) -> String {
+        format!("Session(session_id={:?}, state={:?})", self.inner.id(), self.inner.state().as_str())
+    }
+}
+
+struct PySigner(Vec<(String, concordia_core::sign::KeyPair)>);
+
+impl attestation::Signer for PySigner {
+    fn key_pair(&self, agent_id: &str) -> Option<&concordia_core::sign::KeyPair> {
+        self.0.iter().find(|(id, _)| id == agent_id).map(|(_, k)| k)
+    }
+}
+
+fn ts_field(d: &Bound<'_, PyAny>, name: &str) -> PyResult<Timestamp> {
+    let v: String = d.get_item(name)?.extract()?;
+    core(time::parse_datetime(&v))
+}
+
+fn validity_of(vt: &Bound<'_, PyAny>) -> PyResult<Validity> {
+    let mode: String = vt.get_item("mode")?.extract()?;
+    let dur = |d: &Bound<'_, PyAny>| -> PyResult<u32> { d.get_item("duration_seconds")?.extract() };
+    match mode.as_str() {
+        "absolute" => Ok(Validity::Absolute { from: ts_field(vt, "from")?, until: ts_field(vt, "until")? }),
+        "relative" => Ok(Validity::Relative { from: ts_field(vt, "from")?, duration_seconds: dur(vt)? }),
+        "window" => Ok(Validity::Window { start: ts_field(vt, "start")?, end: ts_field(vt, "end")?, duration_seconds: dur(vt)? }),
+        other => Err(new_err(Exc::InvalidArgument, format!("unknown validity_temporal mode: {other}"), Some("input"))),
+    }
+}
+
+/// `generate_attestation(session, key_pairs, ...)`: the signed, countersigned reputation
+/// attestation (version 0.5.0) of a concluded [`Session`], as a dict.
+#[pyfunction]
+#[pyo3(signature = (session, key_pairs, *, category = None, value_range = None, resolution_mechanism = None, references = None, validity_temporal = None, now = None))]
+#[allow(clippy::too_many_arguments)]
+fn generate_attestation<'py>(
+    py: Python<'py>,
+    session: PyRef<'py, Session>,
+    key_pairs: &Bound<'py, PyAny>,
+    category: Option<String>,
+    value_range: Option<String>,
+    resolution_mechanism: Option<&Bound<'py, PyAny>>,
+    references: Option<&Bound<'py, PyAny>>,
+    validity_temporal: Option<&Bound<'py, PyAny>>,
+    now: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(r) = references.filter(|r| !r.is_none()) {
+        if r.is_truthy()? {
+            return Err(new_err(Exc::InvalidArgument, "references[] is not supported by concordia_rs.generate_attestation", Some("input")));
+        }
+    }
+    let mut signer = PySigner(Vec::new());
+    for item in key_pairs.call_method0("items")?.try_iter()? {
+        let (k, kp): (String, Bound<'_, PyAny>) = item?.extract()?;
+        signer.0.push((k, key_pair_of(&kp)?));
+    }
+    let now = match now {
+        Some(t) => timestamp_of(t)?,
+        None => now_ts(py)?,
+    };
+    let validity = match validity_temporal.filter(|v| !v.is_none()) {
+        Some(v) => validity_of(v)?,
+        // Version 0.5.0 requires a window; by default 90 days from issuance.
+        None => Validity::Absolute { from: now, until: core(now.add_seconds(90 * 86_400))? },
+    };
+    let mechanism = match resolution_mechanism.filter(|m| !m.is_none()) {
+        Some(m) => enum_value(m)?,
+        None => "direct".to_owned(),
+    };
+    let id_hex: String = py.import("uuid")?.call_method0("uuid4")?.getattr("hex")?.extract()?;
+    let attestation_id = format!("att_{}", id_hex.get(..8).unwrap_or(""));
+    let params = Params {
+        attestation_id: &attestation_id,
+        now,
+        validity,
+        category: category.as_deref().filter(|c| !c.is_empty()),
+        value_range: value_range.as_deref().filter(|v| !v.is_empty()),
+        resolution_mechanism: &mechanism,
+    };
+    let mut out = vec![0u8; 4096];
+    let n = match attestation::generate(&session.inner, &params, &signer, &mut out) {
+        Err(Error::BufferTooSmall { needed }) => {
+            out.resize(needed, 0);
+            core(attestation::generate(&session.inner, &params, &signer, &mut out))?
+        }
+        other => core(other)?,
+    };
+    out.truncate(n);
+    py.import("json")?.call_method1("loads", (PyBytes::new(py, &out),))
+}
+
+/// The genesis `prev_hash`.
+fn genesis() -> String {
+    GENESIS_HASH.to_prefixed().as_str().to_owned()
+}
+
+/// Session states, for callers comparing `Session.state`.
+fn states() -> Vec<&'static str> {
+    [State::Proposed, State::Active, State::Agreed, State::Rejected, State::Expired, State::Dormant].iter().map(|s| s.as_str()).collect()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add("GENESIS_HASH", genesis())?;
+    m.add("PROTOCOL_VERSION", message::PROTOCOL_VERSION)?;
+    m.add("ATTESTATION_VERSION", attestation::ATTESTATION_VERSION)?;
+    m.add("SESSION_STATES", states())?;
+    m.add("MAX_DEPTH", canon::MAX_DEPTH)?;
+    m.add_class::<KeyPair>()?;
+    m.add_class::<PublicKey>()?;
+    m.add_class::<Session>()?;
+    m.add_class::<TranscriptVerifier>()?;
+    m.add_class::<AttestationResult>()?;
+    m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
+    m.add_function(wrap_pyfunction!(canonicalize_jcs, m)?)?;
+    m.add_function(wrap_pyfunction!(compute_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(sign_message, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_signature, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_chain, m)?)?;
+    m.add_function(wrap_pyfunction!(keys::public_key_from_b64url, m)?)?;
+    m.add_function(wrap_pyfunction!(countersign_attestation, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_attestation, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_profile, m)?)?;
+    m.add_function(wrap_pyfunction!(profile_names, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_transcript, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_attestation, m)?)?;
+    Ok(())
+}
