@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The project's test command: Rust tests, the release CLI, then the Python
-# differential tests (tests-py/) that compare `concordia jcs` against
-# independent RFC 8785 implementations (rfc8785, the reference SDK, V8).
+# The project's test command (README: "run all the tests"):
+#   1. the Rust tests of the workspace (core, CLI, conformance runner, C ABI crate);
+#   2. the Python tests in tests-py/: canonical JSON against rfc8785, the reference SDK and
+#      V8; interop with the reference SDK; the conformance suite against the reference
+#      runner on thousands of new mutations;
+#   3. each wrapper's own test script in tools/ci/ (C and Go, the Python wheel, UniFFI),
+#      which installs what a fresh machine lacks.
+# Set CONCORDIA_TEST_ONLY=rust|python|wrappers to run one part.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,6 +31,16 @@ python_tests() {
     PYTHONDONTWRITEBYTECODE=1 step .venv/bin/pytest -q -p no:cacheprovider tests-py
 }
 
-rust_tests
-build_cli
-python_tests
+wrapper_tests() {
+    local script
+    for script in tools/ci/ffi-c.sh tools/ci/python.sh tools/ci/uniffi.sh; do
+        if [[ -x $script ]]; then
+            step "$script"
+        fi
+    done
+}
+
+part="${CONCORDIA_TEST_ONLY:-all}"
+if [[ $part == all || $part == rust ]]; then rust_tests; fi
+if [[ $part == all || $part == python ]]; then build_cli; python_tests; fi
+if [[ $part == all || $part == wrappers ]]; then build_cli; wrapper_tests; fi
