@@ -74,6 +74,33 @@ struct Node {
 const NONE: u32 = u32::MAX;
 const F_ESCAPED: u8 = 1;
 const F_INTEGER: u8 = 2;
+const F_CANONICAL: u8 = 4;
+
+/// The reader's rule for a number literal that is already in ECMAScript form: no exponent,
+/// at most 15 significant digits, no trailing fraction zero, at least 1e-6.
+fn canonical_literal(lit: &str) -> bool {
+    let body = lit.trim_start_matches('-');
+    if body.contains(['e', 'E']) {
+        return false;
+    }
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    if int.len() > 15 {
+        return false;
+    }
+    if frac.is_empty() {
+        return true;
+    }
+    let sig = if int == "0" {
+        let lead = frac.bytes().take_while(|&b| b == b'0').count();
+        if lead >= 6 {
+            return false;
+        }
+        frac.len() - lead
+    } else {
+        int.len() + frac.len()
+    };
+    sig <= 15 && !frac.ends_with('0')
+}
 
 struct Tape {
     text: String,
@@ -90,13 +117,24 @@ impl Tape {
         self.text.len() as u32
     }
 
-    fn string(&mut self, s: &str) -> u32 {
+    fn string(&mut self, s: &str, is_key: bool) -> u32 {
         let quoted = serde_json::to_string(s).expect("string serializes");
         let start = self.pos() + 1;
         self.text.push_str(&quoted);
         let end = self.pos() - 1;
         let flags = if quoted.contains('\\') { F_ESCAPED } else { 0 };
-        self.push(Node { kind: "String", flags, start, a: end, b: NONE, c: 0, d: 0 })
+        // As the reader does: an unescaped member name keeps its first 8 bytes, big-endian.
+        let (c, d) = if is_key && flags == 0 {
+            let mut p = [0u8; 8];
+            for (dst, src) in p.iter_mut().zip(s.as_bytes()) {
+                *dst = *src;
+            }
+            let v = u64::from_be_bytes(p);
+            ((v >> 32) as u32, v as u32)
+        } else {
+            (0, 0)
+        };
+        self.push(Node { kind: "String", flags, start, a: end, b: NONE, c, d })
     }
 
     fn value(&mut self, v: &Value, parent: u32) {
@@ -123,11 +161,12 @@ impl Tape {
                 self.text.push_str(&lit);
                 let end = self.pos();
                 let bits = f.to_bits();
-                let flags = if lit.contains(['.', 'e', 'E']) { 0 } else { F_INTEGER };
+                let integer = if lit.contains(['.', 'e', 'E']) { 0 } else { F_INTEGER };
+                let flags = integer | if canonical_literal(&lit) { F_CANONICAL } else { 0 };
                 self.push(Node { kind: "Number", flags, start, a: end, b: (bits >> 32) as u32, c: bits as u32, d: 0 });
             }
             Value::String(s) => {
-                self.string(s);
+                self.string(s, false);
             }
             Value::Array(items) => {
                 let idx =
@@ -155,7 +194,7 @@ impl Tape {
             if i > 0 {
                 self.text.push(',');
             }
-            let key = self.string(k);
+            let key = self.string(k, true);
             keys.push((key, k));
             self.text.push(':');
             self.value(v, idx);

@@ -4,6 +4,7 @@
 //! its input, and maps results to exit codes: 0 ok, 1 verification failed, 2 usage or
 //! malformed input.
 
+mod aip;
 mod canon;
 mod chain;
 mod conformance;
@@ -21,6 +22,7 @@ usage: concordia <command> [options]
 
 commands:
   demo [--out DIR]                           the camera negotiation, end to end
+  aip <handle|keygen|seal|open|vc|rank> ...  AIP addressing, sealed envelopes, credentials
   attestation verify --keys K [--transcript T] ATT   check an attestation
   session replay --session S MESSAGES        drive the session state machine
   jcs [--lines] [FILE]                       canonical JSON (RFC 8785)
@@ -44,6 +46,7 @@ fn run(argv: Vec<String>) -> CliResult {
     let rest: Vec<String> = it.collect();
     let help = rest.iter().any(|a| a == "--help" || a == "-h");
     let (text, f): (&str, fn(Args) -> CliResult) = match cmd.as_str() {
+        "aip" => (aip::HELP, aip::run),
         "jcs" => (canon::JCS_HELP, canon::jcs),
         "hash" => (canon::HASH_HELP, canon::hash),
         "keygen" => (keys::KEYGEN_HELP, keys::keygen),

@@ -59,12 +59,13 @@ pub struct Walk<'a, 'r, P: ?Sized> {
     parent: u32,
     depth: usize,
     rule: &'r P,
+    last_key: u32,
 }
 
 impl<'a, 'r, P: Preimage + ?Sized> Walk<'a, 'r, P> {
     /// Starts a traversal of `value`.
     pub fn new(value: Value<'a>, rule: &'r P) -> Self {
-        Walk { doc: value.doc(), root: value.index(), next: Next::Enter(value.index()), parent: NO_NODE, depth: 0, rule }
+        Walk { doc: value.doc(), root: value.index(), next: Next::Enter(value.index()), parent: NO_NODE, depth: 0, rule, last_key: NO_NODE }
     }
 
     /// Nesting depth of the container being walked (1 inside the root container).
@@ -127,6 +128,7 @@ impl<'a, P: Preimage + ?Sized> Iterator for Walk<'a, '_, P> {
             }
             Next::Key(k) => {
                 self.next = Next::Enter(k + 1);
+                self.last_key = k;
                 Some(Event::Key(self.doc.str_of(k)))
             }
             Next::Exit(i) => {
@@ -187,7 +189,10 @@ pub fn write_inserting<P: Preimage + ?Sized, S: Sink + ?Sized>(
                 if comma {
                     sink.write(b",")?;
                 }
-                write_str(k, sink)?;
+                match walk.doc.quoted_plain(walk.last_key) {
+                    Some(q) => sink.write(q.as_bytes())?,
+                    None => write_str(k, sink)?,
+                }
                 sink.write(b":")?;
                 after_key = true;
                 continue;
@@ -259,11 +264,16 @@ fn write_scalar<S: Sink + ?Sized>(v: Value<'_>, sink: &mut S) -> Result<()> {
         Kind::Null => sink.write(b"null"),
         Kind::True => sink.write(b"true"),
         Kind::False => sink.write(b"false"),
-        Kind::Number => write_number(v.as_f64().unwrap_or(0.0), sink),
-        Kind::String => match v.as_str() {
+        Kind::Number => match v.canonical_number_text() {
+            Some(text) => sink.write(text.as_bytes()),
+            None => write_number(v.as_f64().unwrap_or(0.0), sink),
+        },
+        Kind::String => match v.doc().quoted_plain(v.index()) {
+            Some(q) => sink.write(q.as_bytes()),
+            None => match v.as_str() {
             Some(s) => write_str(s, sink),
             None => sink.write(b"\"\""),
-        },
+        }},
         Kind::Array => sink.write(b"[]"),
         Kind::Object => sink.write(b"{}"),
     }

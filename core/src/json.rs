@@ -77,6 +77,8 @@ pub enum Kind {
 
 const F_ESCAPED: u8 = 1;
 const F_INTEGER: u8 = 2;
+/// The number literal is already in ECMAScript `Number::toString` form.
+const F_CANONICAL: u8 = 4;
 
 /// One parsed value. Opaque: only [`parse`] fills nodes, and only [`Doc`] reads them.
 ///
@@ -171,7 +173,7 @@ pub fn parse_with<'a>(input: &'a [u8], nodes: &'a mut [Node], options: &Options)
     if input.starts_with(b"\xEF\xBB\xBF") {
         return Err(Error::json(Syntax::ByteOrderMark, 0));
     }
-    let mut p = Parser { src: input, pos: 0, nodes, len: 0, options };
+    let mut p = Parser { src: input, text: src, pos: 0, nodes, len: 0, options };
     p.run()?;
     let len = p.len as usize;
     let nodes: &'a [Node] = p.nodes;
@@ -193,6 +195,7 @@ static STRING_STOP: [u8; 256] = {
 
 struct Parser<'a, 'o> {
     src: &'a [u8],
+    text: &'a str,
     pos: usize,
     nodes: &'a mut [Node],
     len: u32,
@@ -374,7 +377,15 @@ impl Parser<'_, '_> {
         self.pos += 1;
         let mut flags = 0u8;
         loop {
-            // Plain run.
+            // Plain run: eight bytes at a time, then byte by byte.
+            while let Some(w) = self.src.get(self.pos..self.pos + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+                let m = stop_mask(u64::from_le_bytes(w));
+                if m != 0 {
+                    self.pos += (m.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                self.pos += 8;
+            }
             while let Some(&b) = self.src.get(self.pos) {
                 if STRING_STOP[b as usize] != 0 {
                     break;
@@ -393,8 +404,21 @@ impl Parser<'_, '_> {
         }
         let end = self.pos;
         self.pos += 1;
-        let _ = is_key;
-        self.push(Node { kind: Kind::String, flags, start: open as u32 + 1, a: end as u32, b: NONE, c: 0, d: 0 })
+        // Member names keep their first 8 raw bytes, big-endian and zero-padded, so that
+        // most comparisons while sorting are one integer compare. (A raw NUL cannot occur
+        // in a string, so padding never ties with content.)
+        let (c, d) = if is_key && flags == 0 {
+            let raw = self.src.get(open + 1..end).unwrap_or(&[]);
+            let mut p = [0u8; 8];
+            for (dst, src) in p.iter_mut().zip(raw) {
+                *dst = *src;
+            }
+            let v = u64::from_be_bytes(p);
+            ((v >> 32) as u32, v as u32)
+        } else {
+            (0, 0)
+        };
+        self.push(Node { kind: Kind::String, flags, start: open as u32 + 1, a: end as u32, b: NONE, c, d })
     }
 
     fn hex4(&self, at: usize) -> Option<u16> {
@@ -474,16 +498,35 @@ impl Parser<'_, '_> {
         }
         let int_end = self.pos;
         let mut integer = true;
+        // A plain decimal of at most 15 significant digits, no trailing fraction zero and
+        // no exponent, at least 1e-6, is its own shortest round-trip form (distinct such
+        // decimals are further apart than adjacent doubles), so it is canonical as written.
+        let int_zero = int_end - int_start == 1 && self.src.get(int_start) == Some(&b'0');
+        let mut canonical = int_end - int_start <= 15;
         if self.peek() == Some(b'.') {
             self.pos += 1;
             integer = false;
-            if self.digits() == 0 {
+            let frac_start = self.pos;
+            let frac_len = self.digits();
+            if frac_len == 0 {
                 return Err(self.err(Syntax::InvalidNumber));
+            }
+            if canonical {
+                let frac = self.src.get(frac_start..self.pos).unwrap_or(&[]);
+                let sig = if int_zero {
+                    let lead = frac.iter().take_while(|&&b| b == b'0').count();
+                    canonical = lead < 6;
+                    frac_len - lead
+                } else {
+                    int_end - int_start + frac_len
+                };
+                canonical = canonical && sig <= 15 && frac.last() != Some(&b'0');
             }
         }
         if let Some(b'e' | b'E') = self.peek() {
             self.pos += 1;
             integer = false;
+            canonical = false;
             if let Some(b'+' | b'-') = self.peek() {
                 self.pos += 1;
             }
@@ -492,7 +535,7 @@ impl Parser<'_, '_> {
             }
         }
         let end = self.pos;
-        let text = self.src.get(start..end).unwrap_or(&[]);
+        let text = self.text.get(start..end).unwrap_or("");
         let value = if integer && int_end - int_start <= 15 {
             // Up to 15 digits: exact in u64 and in a double.
             let mut v = 0u64;
@@ -518,7 +561,7 @@ impl Parser<'_, '_> {
                 if big {
                     let f = parse_f64(text).ok_or(Error::json(Syntax::InvalidNumber, start))?;
                     let mut buf = crate::jcs::NumberBuf::new();
-                    if !f.is_finite() || buf.format(f).as_bytes() != text {
+                    if !f.is_finite() || buf.format(f) != text {
                         return Err(Error::json(Syntax::UnsafeInteger, start));
                     }
                     f
@@ -540,7 +583,7 @@ impl Parser<'_, '_> {
         let bits = value.to_bits();
         self.push(Node {
             kind: Kind::Number,
-            flags: if integer { F_INTEGER } else { 0 },
+            flags: if integer { F_INTEGER } else { 0 } | if canonical { F_CANONICAL } else { 0 },
             start: start as u32,
             a: end as u32,
             b: (bits >> 32) as u32,
@@ -552,9 +595,8 @@ impl Parser<'_, '_> {
 
     fn str_at(&self, key: u32) -> Str<'_> {
         let n = self.node(key);
-        let raw = self.src.get(n.start as usize..n.a as usize).unwrap_or(&[]);
         // The whole input was validated as UTF-8 and member names end at ASCII quotes.
-        Str { raw: core::str::from_utf8(raw).unwrap_or(""), escaped: n.flags & F_ESCAPED != 0 }
+        Str { raw: self.text.get(n.start as usize..n.a as usize).unwrap_or(""), escaped: n.flags & F_ESCAPED != 0 }
     }
 
     fn next_key(&self, key: u32) -> u32 {
@@ -568,6 +610,22 @@ impl Parser<'_, '_> {
     }
 
     fn cmp_keys(&self, x: u32, y: u32) -> Ordering {
+        let (nx, ny) = (self.node(x), self.node(y));
+        if (nx.flags | ny.flags) & F_ESCAPED == 0 {
+            let px = (u64::from(nx.c) << 32) | u64::from(nx.d);
+            let py = (u64::from(ny.c) << 32) | u64::from(ny.d);
+            if px != py {
+                // The first differing byte decides, unless both are lead bytes of 3- and
+                // 4-byte sequences, where UTF-16 order differs from UTF-8 order.
+                let shift = 56 - ((px ^ py).leading_zeros() & !7);
+                let (bx, by) = ((px >> shift) as u8, (py >> shift) as u8);
+                if bx < 0xEE || by < 0xEE {
+                    return px.cmp(&py);
+                }
+            } else if nx.a - nx.start <= 8 && ny.a - ny.start <= 8 {
+                return (nx.a - nx.start).cmp(&(ny.a - ny.start));
+            }
+        }
         self.str_at(x).cmp_utf16(&self.str_at(y))
     }
 
@@ -593,8 +651,10 @@ impl Parser<'_, '_> {
             prev = key;
             key = after;
         }
-        let head = if sorted { obj + 1 } else { self.sort_keys(obj + 1) };
-        if !sorted {
+        let (head, saw_equal) = if sorted { (obj + 1, false) } else { self.sort_keys(obj + 1) };
+        // In a comparison sort every pair that ends up adjacent was compared directly, so
+        // duplicates exist only if some comparison returned Equal.
+        if saw_equal {
             let mut k = head;
             while k != NONE {
                 let next = self.next_key(k);
@@ -614,7 +674,8 @@ impl Parser<'_, '_> {
 
     /// Bottom-up merge sort of the linked list of member names (stable, O(n log n),
     /// no extra memory).
-    fn sort_keys(&mut self, head: u32) -> u32 {
+    fn sort_keys(&mut self, head: u32) -> (u32, bool) {
+        let mut saw_equal = false;
         let mut list = head;
         let mut insize = 1usize;
         loop {
@@ -640,7 +701,9 @@ impl Parser<'_, '_> {
                     } else if qsize == 0 || q == NONE {
                         true
                     } else {
-                        self.cmp_keys(p, q) != Ordering::Greater
+                        let o = self.cmp_keys(p, q);
+                        saw_equal |= o == Ordering::Equal;
+                        o != Ordering::Greater
                     };
                     let e = if take_p {
                         let e = p;
@@ -664,15 +727,27 @@ impl Parser<'_, '_> {
             }
             self.set_next_key(tail, NONE);
             if merges <= 1 {
-                return list;
+                return (list, saw_equal);
             }
             insize *= 2;
         }
     }
 }
 
-fn parse_f64(text: &[u8]) -> Option<f64> {
-    core::str::from_utf8(text).ok()?.parse().ok()
+/// High bit set in each byte of `w` that is `"`, `\\` or below 0x20 (exact up to the first
+/// such byte; borrows can only mark bytes above it).
+#[inline]
+fn stop_mask(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let q = w ^ (ONES * u64::from(b'"'));
+    let b = w ^ (ONES * u64::from(b'\\'));
+    let ctl = w.wrapping_sub(ONES * 0x20);
+    (q.wrapping_sub(ONES) | b.wrapping_sub(ONES) | ctl) & !w & HIGH
+}
+
+fn parse_f64(text: &str) -> Option<f64> {
+    text.parse().ok()
 }
 
 #[inline]
@@ -717,6 +792,16 @@ impl<'a> Doc<'a> {
         self.nodes.get(i as usize).copied().unwrap_or(Node::EMPTY)
     }
 
+    /// A string without escapes with its quotes, as it stands in the input (already canonical).
+    #[inline]
+    pub(crate) fn quoted_plain(&self, i: u32) -> Option<&'a str> {
+        let n = self.node(i);
+        if n.kind != Kind::String || n.flags & F_ESCAPED != 0 {
+            return None;
+        }
+        self.src.get(n.start as usize - 1..n.a as usize + 1)
+    }
+
     pub(crate) fn str_of(&self, i: u32) -> Str<'a> {
         let n = self.node(i);
         Str {
@@ -759,6 +844,10 @@ impl Node {
     #[inline]
     pub(crate) fn number(&self) -> f64 {
         f64::from_bits((u64::from(self.b) << 32) | u64::from(self.c))
+    }
+    #[inline]
+    pub(crate) fn is_canonical_number(&self) -> bool {
+        self.flags & F_CANONICAL != 0
     }
     #[inline]
     pub(crate) fn is_integer_literal(&self) -> bool {

@@ -34,6 +34,7 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod aip;
 pub mod attestation;
 pub mod consensus;
 pub mod did;

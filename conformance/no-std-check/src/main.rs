@@ -47,13 +47,21 @@ enum Outcome {
 /// The measured path: parse, canonicalize (hash) and verify one message.
 #[inline(never)]
 fn parse_canonicalize_verify(nodes: &mut [Node]) -> Outcome {
-    let Ok(text) = core::str::from_utf8(PUBLIC_KEY) else { return Outcome::BadKey };
-    let Ok(key) = PublicKey::from_b64(text) else { return Outcome::BadKey };
-    let Ok(expected) = core::str::from_utf8(HASH).map_err(|_| ()).and_then(|h| Digest::parse_prefixed(h).map_err(|_| ()))
+    let Ok(text) = core::str::from_utf8(PUBLIC_KEY) else {
+        return Outcome::BadKey;
+    };
+    let Ok(key) = PublicKey::from_b64(text) else {
+        return Outcome::BadKey;
+    };
+    let Ok(expected) = core::str::from_utf8(HASH)
+        .map_err(|_| ())
+        .and_then(|h| Digest::parse_prefixed(h).map_err(|_| ()))
     else {
         return Outcome::BadHash;
     };
-    let Ok(doc) = json::parse(MESSAGE, nodes) else { return Outcome::BadParse };
+    let Ok(doc) = json::parse(MESSAGE, nodes) else {
+        return Outcome::BadParse;
+    };
     if message::message_hash(doc.root()) != expected {
         return Outcome::BadHash;
     }
@@ -103,7 +111,9 @@ mod host {
     pub fn stack_pointer() -> u32 {
         let sp: u32;
         // SAFETY: reads a register, touches no memory.
-        unsafe { core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
+        unsafe {
+            core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
+        };
         sp
     }
 
@@ -140,7 +150,9 @@ mod host {
         let r: u32;
         // SAFETY: the debugger/QEMU handles the breakpoint; `arg` points at data that
         // lives across the call.
-        unsafe { core::arch::asm!("bkpt #0xab", inout("r0") op => r, in("r1") arg, options(nostack)) };
+        unsafe {
+            core::arch::asm!("bkpt #0xab", inout("r0") op => r, in("r1") arg, options(nostack))
+        };
         r
     }
 
@@ -150,6 +162,7 @@ mod host {
     }
 
     /// SYS_EXIT: ADP_Stopped_ApplicationExit (QEMU exits 0) or RunTimeErrorUnknown (1).
+    #[allow(clippy::empty_loop)] // only reached if no debugger/QEMU handles the call
     pub fn exit(ok: bool) -> ! {
         call(0x18, if ok { 0x2_0026 } else { 0x2_0023 });
         loop {}
@@ -163,7 +176,10 @@ mod host {
 
     impl Line {
         pub fn new() -> Self {
-            Line { buf: [0; 128], len: 0 }
+            Line {
+                buf: [0; 128],
+                len: 0,
+            }
         }
 
         pub fn push(&mut self, s: &[u8]) {

@@ -1,0 +1,358 @@
+//! `concordia aip ...`: AIP handles, sealed envelopes, credentials and ranking.
+//!
+//! All protocol logic is in `concordia_core::aip`; this file reads files, supplies OS time
+//! and randomness, and maps results to exit codes (0 ok, 1 rejected, 2 usage/malformed).
+
+use concordia_core::aip::{did, envelope, handle, hpke, trust, vc};
+use concordia_core::sign::KeyPair;
+use concordia_core::time::Timestamp;
+use concordia_core::{encoding, jcs, Class, Error};
+
+use crate::keys::{os_seed, parse_seed};
+use crate::util::{canonical, emit, input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail, VecSink};
+
+pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelopes, credentials, ranking
+
+  aip handle X                    X: name#domain, name%23domain, @name@domain or did:aip:domain:name;
+                                  prints {\"handle\", \"url_form\", \"did\"}
+  aip keygen [--did DID] [--doc OUT.json] [--endpoint URL] [--route-mode direct|relay]
+                                  new Ed25519 + X25519 key file (JSON) on stdout; with --did and
+                                  --doc also writes the matching DID Document to OUT.json
+  aip seal --to RECIPIENT_DID_DOC.json --key SENDER_KEY.json [--type T] [--id UUID]
+           [--created-at RFC3339] MESSAGE.json
+                                  seals the canonical MESSAGE to the recipient's X25519 key and
+                                  prints the signed envelope
+  aip open --key RECIPIENT_KEY.json --from SENDER_DID_DOC.json ENVELOPE.json
+                                  verifies the envelope, opens and prints the body
+  aip vc issue --key KEY.json [--created RFC3339] CREDENTIAL.json
+                                  adds an eddsa-jcs-2022 proof (issuer must be the key's did:key)
+  aip vc verify [--anchors ANCHORS.json] [--revoked IDS.json] [--now RFC3339] SIGNED.json
+                                  verifies the proof (did:key resolved locally), issuer anchor,
+                                  revocation and validity period
+  aip rank RESULTS.json           RESULTS: [{\"id\", \"semantic_rank\", \"fts_rank\", \"trust_score\"}, ...];
+                                  prints them ordered by final with \"rrf\" and \"final\" added
+
+Exit status: 0 ok, 1 rejected (bad signature, wrong key, expired, ...), 2 usage or malformed input.";
+
+pub fn run(mut args: Args) -> CliResult {
+    let sub = args.positionals_first().ok_or_else(|| usage(HELP))?;
+    match sub.as_str() {
+        "handle" => handle_cmd(args),
+        "keygen" => keygen(args),
+        "seal" => seal(args),
+        "open" => open(args),
+        "vc" => match args.positionals_first().as_deref() {
+            Some("issue") => vc_issue(args),
+            Some("verify") => vc_verify(args),
+            _ => Err(usage("usage: concordia aip vc issue|verify ...")),
+        },
+        "rank" => rank(args),
+        other => Err(usage(format!("unknown aip command `{other}`\n\n{HELP}"))),
+    }
+}
+
+/// Input problems exit 2; failed checks exit 1.
+fn judged(name: &str, e: Error) -> Fail {
+    match e.class() {
+        Class::Input | Class::Limit => input_error(name, e),
+        _ => Fail::Rejected(format!("{name}: {e}")),
+    }
+}
+
+fn handle_cmd(args: Args) -> CliResult {
+    let pos = args.positionals(1)?;
+    let x = pos.first().ok_or_else(|| usage("usage: concordia aip handle X"))?;
+    let h = handle::parse_any(x).map_err(|e| usage(format!("{x}: {e}")))?;
+    println!(
+        "{{\"handle\": {}, \"url_form\": {}, \"did\": {}}}",
+        json_str(&h.handle()),
+        json_str(&h.url_form()),
+        json_str(&h.did())
+    );
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut out = vec![0u8; bytes.len() * 2];
+    let n = encoding::encode_hex(bytes, &mut out).unwrap_or(0);
+    String::from_utf8_lossy(&out[..n]).into_owned()
+}
+
+struct KeyFile {
+    did: Option<String>,
+    ed: KeyPair,
+    x: Option<hpke::X25519SecretKey>,
+}
+
+fn load_key(path: &str) -> CliResult<KeyFile> {
+    let (name, bytes) = read_input(Some(path))?;
+    let mut nodes = nodes_for(&bytes);
+    let doc = parse(&name, &bytes, &mut nodes)?;
+    let root = doc.root();
+    let text = |k: &str| root.get(k).and_then(|v| v.as_plain_str());
+    let seed = text("ed25519_seed_hex")
+        .or(text("private_key_hex"))
+        .ok_or_else(|| usage(format!("{name}: no ed25519_seed_hex (write key files with `concordia aip keygen`)")))?;
+    let x = match text("x25519_secret_hex") {
+        Some(h) => Some(hpke::X25519SecretKey(parse_seed(h)?)),
+        None => None,
+    };
+    Ok(KeyFile { did: text("did").map(str::to_owned), ed: KeyPair::from_seed(&parse_seed(seed)?), x })
+}
+
+fn keygen(mut args: Args) -> CliResult {
+    let did_text = args.value("--did")?;
+    let doc_out = args.value("--doc")?;
+    let endpoint = args.value("--endpoint")?;
+    let mode = args.value("--route-mode")?.unwrap_or_else(|| "relay".into());
+    args.positionals(0)?;
+    if let Some(d) = &did_text {
+        did::parse_did(d).map_err(|e| usage(format!("--did: {e}")))?;
+    }
+    let ed = KeyPair::from_seed(&os_seed()?);
+    let (xs, xp) = hpke::derive_keypair(&os_seed()?);
+    let ed_mb = did::encode_multikey(ed.public_key().as_bytes(), concordia_core::did::ED25519_MULTICODEC);
+    let x_mb = did::encode_multikey(&xp.0, did::X25519_MULTICODEC);
+    let did_member = did_text.as_deref().map(|d| format!("\"did\":{},", json_str(d))).unwrap_or_default();
+    println!(
+        "{{{did_member}\"did_key\":{},\"ed25519_public_multibase\":\"{ed_mb}\",\"ed25519_seed_hex\":\"{}\",\"x25519_public_multibase\":\"{x_mb}\",\"x25519_secret_hex\":\"{}\"}}",
+        json_str(&concordia_core::did::encode(&ed.public_key())),
+        hex(&ed.seed()),
+        hex(&xs.0)
+    );
+    if let Some(path) = doc_out {
+        let d = did_text.ok_or_else(|| usage("--doc needs --did"))?;
+        let endpoint = endpoint.unwrap_or_else(|| {
+            let h = did::parse_did(&d).map(|h| format!("https://hub.{}/relay/{}", h.domain(), h.name()));
+            h.unwrap_or_default()
+        });
+        let doc = format!(
+            "{{\"id\":{id},\"route_mode\":{mode},\"endpoint\":{ep},\"verificationMethod\":[{{\"id\":{k1},\"type\":\"Multikey\",\"controller\":{id},\"publicKeyMultibase\":\"{ed_mb}\"}}],\"keyAgreement\":[{{\"id\":{k2},\"type\":\"Multikey\",\"controller\":{id},\"publicKeyMultibase\":\"{x_mb}\"}}]}}\n",
+            id = json_str(&d),
+            mode = json_str(&mode),
+            ep = json_str(&endpoint),
+            k1 = json_str(&format!("{d}#key-1")),
+            k2 = json_str(&format!("{d}#x25519-1")),
+        );
+        let mut nodes = nodes_for(doc.as_bytes());
+        did::parse_document(doc.as_bytes(), &mut nodes).map_err(|e| usage(format!("DID Document: {e}")))?;
+        std::fs::write(&path, doc).map_err(|e| usage(format!("{path}: {e}")))?;
+    }
+    Ok(())
+}
+
+fn now() -> CliResult<Timestamp> {
+    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(|e| usage(format!("clock: {e}")))?;
+    Ok(Timestamp::from_unix(d.as_secs() as i64))
+}
+
+fn rfc3339(t: Timestamp) -> String {
+    let mut buf = [0u8; 20];
+    t.format_rfc3339(&mut buf).map(str::to_owned).unwrap_or_default()
+}
+
+fn uuid_v4() -> CliResult<String> {
+    let mut b = os_seed()?;
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h = hex(&b[..16]);
+    Ok(format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32]))
+}
+
+fn load_doc_bytes(path: &str) -> CliResult<(String, Vec<u8>)> {
+    read_input(Some(path))
+}
+
+fn seal(mut args: Args) -> CliResult {
+    let to = args.value("--to")?.ok_or_else(|| usage("seal needs --to RECIPIENT_DID_DOC.json"))?;
+    let key = args.value("--key")?.ok_or_else(|| usage("seal needs --key SENDER_KEY.json"))?;
+    let kind = args.value("--type")?;
+    let id = args.value("--id")?;
+    let created = args.value("--created-at")?;
+    let pos = args.positionals(1)?;
+    let sender = load_key(&key)?;
+    let from = sender.did.clone().ok_or_else(|| usage(format!("{key}: no \"did\" (use `concordia aip keygen --did ...`)")))?;
+    let (dname, dbytes) = load_doc_bytes(&to)?;
+    let mut dnodes = nodes_for(&dbytes);
+    let rdoc = did::parse_document(&dbytes, &mut dnodes).map_err(|e| input_error(&dname, e))?;
+    let recipient = *rdoc.agreement_keys.first().ok_or_else(|| usage(format!("{dname}: no X25519 keyAgreement key")))?;
+    let (mname, mbytes) = read_input(pos.first().map(String::as_str))?;
+    let mut mnodes = nodes_for(&mbytes);
+    let msg = parse(&mname, &mbytes, &mut mnodes)?;
+    let body = canonical(msg.root());
+    let kind = kind.or_else(|| msg.root().get("type").and_then(|v| v.as_plain_str()).map(str::to_owned)).unwrap_or_else(|| "aip.message".into());
+    let id = match id {
+        Some(i) => i,
+        None => uuid_v4()?,
+    };
+    let created = match created {
+        Some(c) => c,
+        None => rfc3339(now()?),
+    };
+    let header = envelope::Header { id: &id, from: &from, to: rdoc.id, kind: &kind, created_at: &created };
+    let mut out = vec![0u8; body.len() * 4 / 3 + 2048];
+    let n = envelope::seal(&header, &recipient, &body, &os_seed()?, &sender.ed, &mut out).map_err(|e| usage(format!("seal: {e}")))?;
+    emit(&out[..n])
+}
+
+fn open(mut args: Args) -> CliResult {
+    let key = args.value("--key")?.ok_or_else(|| usage("open needs --key RECIPIENT_KEY.json"))?;
+    let from = args.value("--from")?.ok_or_else(|| usage("open needs --from SENDER_DID_DOC.json"))?;
+    let pos = args.positionals(1)?;
+    let me = load_key(&key)?;
+    let secret = me.x.ok_or_else(|| usage(format!("{key}: no x25519_secret_hex")))?;
+    let (dname, dbytes) = load_doc_bytes(&from)?;
+    let mut dnodes = nodes_for(&dbytes);
+    let sdoc = did::parse_document(&dbytes, &mut dnodes).map_err(|e| input_error(&dname, e))?;
+    let (name, bytes) = read_input(pos.first().map(String::as_str))?;
+    let mut nodes = nodes_for(&bytes);
+    let doc = parse(&name, &bytes, &mut nodes)?;
+    let env = envelope::from_value(doc.root()).map_err(|e| input_error(&name, e))?;
+    env.verify_from(&sdoc).map_err(|e| judged(&name, e))?;
+    if let Some(d) = &me.did {
+        if env.header.to != d {
+            return Err(Fail::Rejected(format!("{name}: envelope is addressed to {}, not {d}", env.header.to)));
+        }
+    }
+    let mut out = vec![0u8; env.sealed_len()];
+    let n = env.open(&secret, &mut out).map_err(|e| judged(&name, e))?;
+    emit(&out[..n])
+}
+
+fn vc_issue(mut args: Args) -> CliResult {
+    let key = args.value("--key")?.ok_or_else(|| usage("vc issue needs --key KEY.json"))?;
+    let created = args.value("--created")?;
+    let pos = args.positionals(1)?;
+    let k = load_key(&key)?;
+    let (name, bytes) = read_input(pos.first().map(String::as_str))?;
+    let mut nodes = nodes_for(&bytes);
+    let doc = parse(&name, &bytes, &mut nodes)?;
+    let mut out = vec![0u8; bytes.len() * 2 + 1024];
+    let n = match vc::issue(doc.root(), &k.ed, created.as_deref(), &mut out) {
+        Err(Error::BufferTooSmall { needed }) => {
+            out.resize(needed, 0);
+            vc::issue(doc.root(), &k.ed, created.as_deref(), &mut out)
+        }
+        other => other,
+    }
+    .map_err(|e| input_error(&name, e))?;
+    emit(&out[..n])
+}
+
+fn string_list(path: &str) -> CliResult<Vec<String>> {
+    let (name, bytes) = read_input(Some(path))?;
+    let mut nodes = nodes_for(&bytes);
+    let doc = parse(&name, &bytes, &mut nodes)?;
+    let root = doc.root();
+    let list = root.get("anchors").or(root.get("revoked")).unwrap_or(root);
+    let mut out = Vec::new();
+    for v in list.elements() {
+        out.push(v.as_plain_str().ok_or_else(|| usage(format!("{name}: expected an array of strings")))?.to_owned());
+    }
+    if list.kind() != concordia_core::json::Kind::Array {
+        return Err(usage(format!("{name}: expected an array of strings")));
+    }
+    Ok(out)
+}
+
+fn vc_verify(mut args: Args) -> CliResult {
+    let anchors = args.value("--anchors")?.map(|p| string_list(&p)).transpose()?;
+    let revoked = args.value("--revoked")?.map(|p| string_list(&p)).transpose()?.unwrap_or_default();
+    let at = match args.value("--now")? {
+        Some(t) => envelope::parse_rfc3339(&t).map_err(|e| usage(format!("--now: {e}")))?,
+        None => now()?,
+    };
+    let pos = args.positionals(1)?;
+    let (name, bytes) = read_input(pos.first().map(String::as_str))?;
+    let mut nodes = nodes_for(&bytes);
+    let doc = parse(&name, &bytes, &mut nodes)?;
+    let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
+    let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
+    let opts = vc::VerifyOptions { now: Some(at), anchors: anchor_refs.as_deref(), revoked: &revoked_refs };
+    let v = vc::verify(doc.root(), &opts).map_err(|e| judged(&name, e))?;
+    println!(
+        "{{\"verified\": true, \"issuer\": {}, \"subject\": {}}}",
+        json_str(v.issuer),
+        v.subject.map(json_str).unwrap_or_else(|| "null".into())
+    );
+    Ok(())
+}
+
+fn rank_of(v: Option<concordia_core::json::Value<'_>>, name: &str) -> CliResult<Option<u32>> {
+    match v {
+        None => Ok(None),
+        Some(v) if v.is_null() => Ok(None),
+        Some(v) => match v.as_i64() {
+            Some(r) if v.is_integer_literal() && (1..=i64::from(u32::MAX)).contains(&r) => Ok(Some(r as u32)),
+            _ => Err(usage(format!("{name}: ranks must be integers from 1, or null"))),
+        },
+    }
+}
+
+fn rank(args: Args) -> CliResult {
+    let pos = args.positionals(1)?;
+    let (name, bytes) = read_input(pos.first().map(String::as_str))?;
+    let mut nodes = nodes_for(&bytes);
+    let doc = parse(&name, &bytes, &mut nodes)?;
+    let items: Vec<_> = doc.root().elements().collect();
+    if doc.root().kind() != concordia_core::json::Kind::Array {
+        return Err(usage(format!("{name}: expected an array of results")));
+    }
+    let mut cands = Vec::with_capacity(items.len());
+    for it in &items {
+        let trust_score = it.get("trust_score").and_then(|v| v.as_f64()).ok_or_else(|| usage(format!("{name}: every result needs a numeric trust_score")))?;
+        cands.push(trust::Candidate {
+            semantic_rank: rank_of(it.get("semantic_rank"), &name)?,
+            fts_rank: rank_of(it.get("fts_rank"), &name)?,
+            trust_score,
+        });
+    }
+    let mut ranked = vec![trust::Ranked::default(); cands.len()];
+    trust::rank(&cands, &mut ranked).map_err(|e| input_error(&name, e))?;
+    let mut sink = VecSink::default();
+    sink.0.push(b'[');
+    for (i, r) in ranked.iter().enumerate() {
+        if i > 0 {
+            sink.0.push(b',');
+        }
+        let item = items[r.index];
+        sink.0.push(b'{');
+        write_members(item, &mut sink.0);
+        sink.0.extend_from_slice(b"\"rrf\":");
+        sink.0.extend_from_slice(&jcs_number(r.rrf));
+        sink.0.extend_from_slice(b",\"final\":");
+        sink.0.extend_from_slice(&jcs_number(r.final_score));
+        sink.0.push(b'}');
+    }
+    sink.0.extend_from_slice(b"]\n");
+    emit(&sink.0)
+}
+
+struct VecSinkRef<'a>(&'a mut Vec<u8>);
+
+impl concordia_core::sink::Sink for VecSinkRef<'_> {
+    fn write(&mut self, bytes: &[u8]) -> concordia_core::Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+fn write_members(item: concordia_core::json::Value<'_>, out: &mut Vec<u8>) {
+    for (k, v) in item.members() {
+        if k.eq_str("rrf") || k.eq_str("final") {
+            continue;
+        }
+        let mut buf = vec![0u8; k.raw().len() * 4 + 8];
+        let key = k.decode_into(&mut buf).map(str::to_owned).unwrap_or_default();
+        out.extend_from_slice(json_str(&key).as_bytes());
+        out.push(b':');
+        let _ = jcs::write(v, &mut VecSinkRef(out));
+        out.push(b',');
+    }
+}
+
+fn jcs_number(f: f64) -> Vec<u8> {
+    let mut v = Vec::new();
+    let _ = jcs::write_number(f, &mut VecSinkRef(&mut v));
+    v
+}

@@ -1,0 +1,226 @@
+//! `did:aip` identifiers, the DID Document subset AIP reads, and route selection.
+//!
+//! `did:aip:<domain>:<name>` is the cryptographic identity behind a handle
+//! `name#domain` ([`super::handle`]); the two map onto each other one to one.
+//!
+//! A DID Document is read as this subset (other members, `@context` included, are
+//! ignored):
+//!
+//! ```json
+//! {
+//!   "id": "did:aip:aigentix.org:alice",
+//!   "route_mode": "relay",
+//!   "endpoint": "https://hub.aigentix.org/relay/alice",
+//!   "verificationMethod": [{"id": "did:aip:aigentix.org:alice#key-1", "type": "Multikey",
+//!     "controller": "did:aip:aigentix.org:alice", "publicKeyMultibase": "z6Mk..."}],
+//!   "keyAgreement": [{"id": "did:aip:aigentix.org:alice#x25519-1", "type": "Multikey",
+//!     "controller": "did:aip:aigentix.org:alice", "publicKeyMultibase": "z6LS..."}]
+//! }
+//! ```
+//!
+//! * `id` must be a `did:aip` DID; `route_mode` is `"direct"` or `"relay"`; `endpoint` is
+//!   an `https://`, `http://` or `wss://` URL of at most 2048 bytes with no whitespace,
+//!   written without JSON escapes.
+//! * Keys are `publicKeyMultibase` multikeys (`z` + base58btc of the multicodec prefix
+//!   and 32 key bytes): Ed25519 (`0xed 0x01`, `z6Mk...`) in `verificationMethod`, X25519
+//!   (`0xec 0x01`, `z6LS...`) in `keyAgreement`. An entry whose multikey is of the other
+//!   kind, or whose `controller` is not the document's `id`, is an error; entries without
+//!   `publicKeyMultibase` (JWK, references by string) are skipped. At most
+//!   [`MAX_KEYS`] of each kind.
+//! * At least one Ed25519 key is required (envelopes are verified with it).
+//!
+//! Route selection ([`select_route`]): direct when `route_mode` is `direct` and the
+//! caller reports the endpoint reachable, relay otherwise.
+
+use crate::encoding;
+use crate::error::{Error, Limit, Result};
+use crate::json::{self, Kind, Node, Value};
+use crate::sign::PublicKey;
+
+use super::handle::{Handle, MAX_DID};
+use super::hpke::X25519PublicKey;
+
+/// The `did:aip:` method prefix.
+pub const PREFIX: &str = "did:aip:";
+/// Most keys of each kind a document may list.
+pub const MAX_KEYS: usize = 4;
+/// Longest endpoint URL.
+pub const MAX_ENDPOINT: usize = 2048;
+/// Multicodec prefix of an X25519 public key (varint of 0xec).
+pub const X25519_MULTICODEC: [u8; 2] = [0xec, 0x01];
+
+/// Parses `did:aip:<domain>:<name>` into the handle it names.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when the text is not such a DID.
+pub fn parse_did(text: &str) -> Result<Handle> {
+    if text.len() > MAX_DID {
+        return Err(Error::InvalidArgument("did:aip too long"));
+    }
+    let rest = text.strip_prefix(PREFIX).ok_or(Error::InvalidArgument("did:aip:<domain>:<name> expected"))?;
+    let (domain, name) = rest.split_once(':').ok_or(Error::InvalidArgument("did:aip:<domain>:<name> expected"))?;
+    Handle::new(name, domain)
+}
+
+/// How messages reach an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RouteMode {
+    /// HTTP POST to the agent's endpoint.
+    Direct,
+    /// A durable stream at a relay hub that the agent subscribes to.
+    Relay,
+}
+
+/// Where to deliver, as decided by [`select_route`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route<'a> {
+    /// POST to this endpoint.
+    Direct(&'a str),
+    /// Publish through a relay: the document's endpoint when its route mode is `relay`,
+    /// `None` when a direct endpoint is unreachable (the sender's own hub relays by domain).
+    Relay(Option<&'a str>),
+}
+
+/// The DID Document subset AIP reads.
+#[derive(Clone, Debug)]
+pub struct DidDocument<'a> {
+    /// The subject's handle (from `id`).
+    pub subject: Handle,
+    /// The `id` text.
+    pub id: &'a str,
+    /// `route_mode`.
+    pub route_mode: RouteMode,
+    /// `endpoint`.
+    pub endpoint: &'a str,
+    /// Ed25519 keys from `verificationMethod`, in document order.
+    pub signing_keys: heapless::Vec<PublicKey, MAX_KEYS>,
+    /// X25519 keys from `keyAgreement`, in document order.
+    pub agreement_keys: heapless::Vec<X25519PublicKey, MAX_KEYS>,
+}
+
+/// Decodes a `z`-base58btc multikey with the given two-byte multicodec prefix.
+///
+/// # Errors
+/// [`Error::Encoding`] when the text is not such a multikey.
+pub fn decode_multikey(text: &str, codec: [u8; 2]) -> Result<[u8; 32]> {
+    let body = text.strip_prefix('z').ok_or(Error::Encoding("multibase base58btc 'z' expected"))?;
+    if body.len() > 60 {
+        return Err(Error::Encoding("multikey too long"));
+    }
+    let mut buf = [0u8; 48];
+    let n = encoding::decode_base58(body.as_bytes(), &mut buf).map_err(|_| Error::Encoding("multikey base58btc"))?;
+    match buf.get(..n).and_then(|b| b.split_first_chunk::<2>()) {
+        Some((head, key)) if *head == codec => key.try_into().map_err(|_| Error::Encoding("multikey length")),
+        _ => Err(Error::Encoding("unexpected multikey codec")),
+    }
+}
+
+/// Encodes a 32-byte key as a `z`-base58btc multikey with the given multicodec prefix.
+#[must_use]
+pub fn encode_multikey(key: &[u8; 32], codec: [u8; 2]) -> heapless::String<64> {
+    let mut bytes = [0u8; 34];
+    bytes[..2].copy_from_slice(&codec);
+    bytes[2..].copy_from_slice(key);
+    let mut out = [0u8; 60];
+    let n = encoding::encode_base58(&bytes, &mut out).unwrap_or(0);
+    let mut s = heapless::String::new();
+    let _ = s.push('z');
+    for &b in out.get(..n).unwrap_or(&[]) {
+        let _ = s.push(char::from(b));
+    }
+    s
+}
+
+fn plain<'a>(v: Option<Value<'a>>, what: &'static str) -> Result<&'a str> {
+    v.ok_or(Error::Schema(what))?.as_plain_str().ok_or(Error::Schema(what))
+}
+
+fn check_endpoint(url: &str) -> Result<()> {
+    let rest = ["https://", "http://", "wss://"]
+        .iter()
+        .find_map(|s| url.strip_prefix(s))
+        .ok_or(Error::Schema("endpoint must be an https, http or wss URL"))?;
+    let host_ok = rest.bytes().next().is_some_and(|b| b != b'/');
+    if url.len() > MAX_ENDPOINT || !host_ok || url.bytes().any(|b| b <= b' ' || b == 0x7f) {
+        return Err(Error::Schema("endpoint must be an https, http or wss URL"));
+    }
+    Ok(())
+}
+
+fn keys_of<'a, const N: usize, T>(
+    doc: Value<'a>,
+    member: &str,
+    id: &str,
+    codec: [u8; 2],
+    make: impl Fn([u8; 32]) -> Result<T>,
+    out: &mut heapless::Vec<T, N>,
+) -> Result<()> {
+    let Some(list) = doc.get(member) else { return Ok(()) };
+    if list.kind() != Kind::Array {
+        return Err(Error::Schema("verificationMethod and keyAgreement must be arrays"));
+    }
+    for entry in list.elements() {
+        if entry.kind() != Kind::Object {
+            continue; // a reference by string: not part of the subset
+        }
+        let Some(mb) = entry.get("publicKeyMultibase") else { continue };
+        if let Some(c) = entry.get("controller") {
+            if !c.is_str(id) {
+                return Err(Error::Schema("key controller must be the document id"));
+            }
+        }
+        let text = mb.as_plain_str().ok_or(Error::Schema("publicKeyMultibase must be a string"))?;
+        let key = make(decode_multikey(text, codec)?)?;
+        out.push(key).map_err(|_| Error::limit(Limit::Capacity, entry.offset()))?;
+    }
+    Ok(())
+}
+
+/// Reads the DID Document subset from a parsed JSON value.
+///
+/// # Errors
+/// [`Error::Schema`] for a missing or ill-typed member, [`Error::InvalidArgument`] for an
+/// `id` that is not `did:aip`, [`Error::Encoding`] for a malformed multikey,
+/// [`Error::Limit`] for more than [`MAX_KEYS`] keys of a kind.
+pub fn document_from_value(doc: Value<'_>) -> Result<DidDocument<'_>> {
+    if doc.kind() != Kind::Object {
+        return Err(Error::Schema("DID Document must be an object"));
+    }
+    let id = plain(doc.get("id"), "DID Document id must be a string")?;
+    let subject = parse_did(id)?;
+    let route_mode = match doc.get("route_mode") {
+        Some(v) if v.is_str("direct") => RouteMode::Direct,
+        Some(v) if v.is_str("relay") => RouteMode::Relay,
+        _ => return Err(Error::Schema("route_mode must be \"direct\" or \"relay\"")),
+    };
+    let endpoint = plain(doc.get("endpoint"), "endpoint must be a string without escapes")?;
+    check_endpoint(endpoint)?;
+    let mut signing_keys = heapless::Vec::new();
+    keys_of(doc, "verificationMethod", id, crate::did::ED25519_MULTICODEC, |k| PublicKey::from_bytes(&k), &mut signing_keys)?;
+    let mut agreement_keys = heapless::Vec::new();
+    keys_of(doc, "keyAgreement", id, X25519_MULTICODEC, |k| Ok(X25519PublicKey(k)), &mut agreement_keys)?;
+    if signing_keys.is_empty() {
+        return Err(Error::Schema("DID Document has no Ed25519 verification key"));
+    }
+    Ok(DidDocument { subject, id, route_mode, endpoint, signing_keys, agreement_keys })
+}
+
+/// Parses JSON bytes and reads the DID Document subset (the fuzz entry point).
+///
+/// # Errors
+/// [`Error::Json`] / [`Error::Limit`] from the reader, then as [`document_from_value`].
+pub fn parse_document<'a>(bytes: &'a [u8], nodes: &'a mut [Node]) -> Result<DidDocument<'a>> {
+    let doc = json::parse(bytes, nodes)?;
+    document_from_value(doc.root())
+}
+
+/// Chooses how to deliver to the subject of `doc`: [`Route::Direct`] when its route mode
+/// is `direct` and `endpoint_reachable`, [`Route::Relay`] otherwise.
+#[must_use]
+pub fn select_route<'a>(doc: &DidDocument<'a>, endpoint_reachable: bool) -> Route<'a> {
+    match doc.route_mode {
+        RouteMode::Direct if endpoint_reachable => Route::Direct(doc.endpoint),
+        RouteMode::Direct => Route::Relay(None),
+        RouteMode::Relay => Route::Relay(Some(doc.endpoint)),
+    }
+}

@@ -1,0 +1,409 @@
+//! A fixed-capacity replay window for at-least-once relay delivery.
+//!
+//! A relay delivers every envelope at least once, so the recipient must recognise a
+//! message it has already processed. [`ReplayWindow::check`] takes the envelope's `id`
+//! (its 128 bits), its `created_at` and the caller's `now`, and decides:
+//!
+//! * `created_at > now + 300 s` (more than [`MAX_FUTURE_SKEW`] ahead): rejected,
+//!   [`Error::Temporal`];
+//! * `created_at < now - 600 s` (older than [`WINDOW`]): rejected, [`Error::Temporal`];
+//!   both bounds are inclusive to the nanosecond (`now + 300 s` and `now - 600 s` pass);
+//! * an `id` already remembered: [`Verdict::Duplicate`], so the caller can acknowledge the
+//!   delivery without processing it again;
+//! * otherwise the id is remembered and the result is [`Verdict::Fresh`], unless all `N`
+//!   slots hold ids that are still inside the window: then the window fails closed with
+//!   [`Error::Limit`] (`Capacity`) rather than forget one of them.
+//!
+//! An entry is evicted exactly when its `created_at` has left the window
+//! (`created_at < now - 600 s`); from that moment any copy of that message (same signed
+//! `created_at`) is rejected as too old, so no id is ever accepted twice. `now` is made
+//! monotone: a `now` earlier than one already seen is read as the latest seen, so a clock
+//! stepping back cannot resurrect an evicted id.
+//!
+//! Structure: an AVL tree keyed by id (lookup and insert O(log N)) and a binary min-heap
+//! keyed by `created_at` (eviction O(log N) each), both in fixed arrays inside the value;
+//! no allocation. Size is about 56 bytes per slot (3.5 MiB at `N` = 65,536: put such a
+//! window in a `static` or on the heap, not on a small stack).
+
+use crate::error::{Error, Limit, Result};
+use crate::time::Timestamp;
+
+/// How long ids are remembered and how old `created_at` may be: 600 s.
+pub const WINDOW: i64 = 600;
+/// How far `created_at` may be ahead of `now`: 300 s.
+pub const MAX_FUTURE_SKEW: i64 = 300;
+
+const NIL: u32 = u32::MAX;
+
+/// The outcome of an accepted [`ReplayWindow::check`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// First sighting: process the message.
+    Fresh,
+    /// Already seen inside the window: acknowledge, do not process again.
+    Duplicate,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TreeNode {
+    id: u128,
+    left: u32,
+    right: u32,
+    height: u8,
+}
+
+impl TreeNode {
+    const EMPTY: TreeNode = TreeNode { id: 0, left: NIL, right: NIL, height: 0 };
+}
+
+/// 16 bytes: `created_at` flattened (no padding) and the tree node of the id.
+#[derive(Clone, Copy, Debug)]
+struct HeapEntry {
+    secs: i64,
+    nanos: u32,
+    node: u32,
+}
+
+impl HeapEntry {
+    const EMPTY: HeapEntry = HeapEntry { secs: 0, nanos: 0, node: NIL };
+
+    fn new(at: Timestamp, node: u32) -> Self {
+        HeapEntry { secs: at.unix_seconds(), nanos: at.subsec_nanos(), node }
+    }
+
+    fn key(&self) -> (i64, u32) {
+        (self.secs, self.nanos)
+    }
+}
+
+/// Remembers up to `N` message ids for [`WINDOW`] seconds.
+#[derive(Clone, Debug)]
+pub struct ReplayWindow<const N: usize> {
+    nodes: [TreeNode; N],
+    heap: [HeapEntry; N],
+    len: usize,
+    root: u32,
+    free: u32,
+    unused: u32,
+    latest: Option<Timestamp>,
+}
+
+impl<const N: usize> Default for ReplayWindow<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> ReplayWindow<N> {
+    /// An empty window (usable in a `static`). `N` must be below 2^32 - 1.
+    #[must_use]
+    pub const fn new() -> Self {
+        ReplayWindow { nodes: [TreeNode::EMPTY; N], heap: [HeapEntry::EMPTY; N], len: 0, root: NIL, free: NIL, unused: 0, latest: None }
+    }
+
+    /// Ids currently remembered.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when nothing is remembered.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The fixed capacity `N`.
+    #[must_use]
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+
+    /// Whether `id` is remembered (O(log N); no eviction, no clock).
+    #[must_use]
+    pub fn contains(&self, id: u128) -> bool {
+        let mut i = self.root;
+        while i != NIL {
+            let n = self.node(i);
+            if id == n.id {
+                return true;
+            }
+            i = if id < n.id { n.left } else { n.right };
+        }
+        false
+    }
+
+    /// Checks one delivery; see the module documentation for the rules.
+    ///
+    /// # Errors
+    /// [`Error::Temporal`] for a `created_at` outside `[now - 600 s, now + 300 s]`;
+    /// [`Error::Limit`] (`Capacity`) when the id is new and every slot is in use;
+    /// [`Error::InvalidArgument`] when `now` is too close to the ends of time to subtract
+    /// the window.
+    pub fn check(&mut self, id: u128, created_at: Timestamp, now: Timestamp) -> Result<Verdict> {
+        let now = match self.latest {
+            Some(l) if l > now => l,
+            _ => now,
+        };
+        self.latest = Some(now);
+        let oldest = now.add_seconds(-WINDOW).map_err(|_| Error::InvalidArgument("now out of range"))?;
+        let newest = now.add_seconds(MAX_FUTURE_SKEW).map_err(|_| Error::InvalidArgument("now out of range"))?;
+        self.evict_before(oldest);
+        if created_at > newest {
+            return Err(Error::Temporal("created_at is more than 300 s in the future"));
+        }
+        if created_at < oldest {
+            return Err(Error::Temporal("created_at is older than the 600 s replay window"));
+        }
+        if self.contains(id) {
+            return Ok(Verdict::Duplicate);
+        }
+        let slot = self.alloc().ok_or(Error::limit(Limit::Capacity, 0))?;
+        self.set(slot, TreeNode { id, left: NIL, right: NIL, height: 1 });
+        self.root = self.insert(self.root, slot).0;
+        self.heap_push(HeapEntry::new(created_at, slot));
+        Ok(Verdict::Fresh)
+    }
+
+    fn evict_before(&mut self, oldest: Timestamp) {
+        while self.len > 0 {
+            let top = self.heap.first().copied().unwrap_or(HeapEntry::EMPTY);
+            if top.key() >= (oldest.unix_seconds(), oldest.subsec_nanos()) {
+                break;
+            }
+            self.heap_pop();
+            let id = self.node(top.node).id;
+            let (root, removed, _) = self.remove(self.root, id);
+            self.root = root;
+            if removed != NIL {
+                self.set(removed, TreeNode { left: self.free, ..TreeNode::EMPTY });
+                self.free = removed;
+            }
+        }
+    }
+
+    fn alloc(&mut self) -> Option<u32> {
+        if self.len >= N {
+            return None;
+        }
+        if self.free != NIL {
+            let i = self.free;
+            self.free = self.node(i).left;
+            Some(i)
+        } else if (self.unused as usize) < N && self.unused != NIL {
+            self.unused += 1;
+            Some(self.unused - 1)
+        } else {
+            None
+        }
+    }
+
+    // ---- AVL tree over the node arena ----
+
+    fn node(&self, i: u32) -> TreeNode {
+        self.nodes.get(i as usize).copied().unwrap_or(TreeNode::EMPTY)
+    }
+
+    fn set(&mut self, i: u32, n: TreeNode) {
+        if let Some(slot) = self.nodes.get_mut(i as usize) {
+            *slot = n;
+        }
+    }
+
+    fn h(&self, i: u32) -> u8 {
+        if i == NIL { 0 } else { self.node(i).height }
+    }
+
+    fn fix(&mut self, i: u32) {
+        let mut n = self.node(i);
+        n.height = 1 + self.h(n.left).max(self.h(n.right));
+        self.set(i, n);
+    }
+
+    fn rotate_right(&mut self, y: u32) -> u32 {
+        let mut yn = self.node(y);
+        let x = yn.left;
+        let mut xn = self.node(x);
+        yn.left = xn.right;
+        xn.right = y;
+        self.set(y, yn);
+        self.set(x, xn);
+        self.fix(y);
+        self.fix(x);
+        x
+    }
+
+    fn rotate_left(&mut self, x: u32) -> u32 {
+        let mut xn = self.node(x);
+        let y = xn.right;
+        let mut yn = self.node(y);
+        xn.right = yn.left;
+        yn.left = x;
+        self.set(x, xn);
+        self.set(y, yn);
+        self.fix(x);
+        self.fix(y);
+        y
+    }
+
+    fn balance(&mut self, i: u32) -> u32 {
+        self.fix(i);
+        let n = self.node(i);
+        let bf = i16::from(self.h(n.left)) - i16::from(self.h(n.right));
+        if bf > 1 {
+            let l = self.node(n.left);
+            if self.h(l.left) < self.h(l.right) {
+                let nl = self.rotate_left(n.left);
+                self.set(i, TreeNode { left: nl, ..self.node(i) });
+            }
+            return self.rotate_right(i);
+        }
+        if bf < -1 {
+            let r = self.node(n.right);
+            if self.h(r.right) < self.h(r.left) {
+                let nr = self.rotate_right(n.right);
+                self.set(i, TreeNode { right: nr, ..self.node(i) });
+            }
+            return self.rotate_left(i);
+        }
+        i
+    }
+
+    /// Inserts node `new` under `i`; returns the new subtree root and whether the subtree's
+    /// height changed (when it did not, nothing above needs rebalancing).
+    fn insert(&mut self, i: u32, new: u32) -> (u32, bool) {
+        if i == NIL {
+            return (new, true);
+        }
+        let n = self.node(i);
+        let (child, grew) = if self.node(new).id < n.id { self.insert(n.left, new) } else { self.insert(n.right, new) };
+        if self.node(new).id < n.id {
+            self.set(i, TreeNode { left: child, ..n });
+        } else {
+            self.set(i, TreeNode { right: child, ..n });
+        }
+        if !grew {
+            return (i, false);
+        }
+        let r = self.balance(i);
+        (r, self.h(r) != n.height)
+    }
+
+    /// Removes `id` from the subtree at `i`; returns the new subtree root, the detached
+    /// node (NIL when absent) and whether the subtree's height changed. Nodes are relinked,
+    /// never copied, so indices stay stable.
+    fn remove(&mut self, i: u32, id: u128) -> (u32, u32, bool) {
+        if i == NIL {
+            return (NIL, NIL, false);
+        }
+        let n = self.node(i);
+        if id != n.id {
+            let left = id < n.id;
+            let (child, removed, shrank) = self.remove(if left { n.left } else { n.right }, id);
+            if left {
+                self.set(i, TreeNode { left: child, ..n });
+            } else {
+                self.set(i, TreeNode { right: child, ..n });
+            }
+            if !shrank {
+                return (i, removed, false);
+            }
+            let r = self.balance(i);
+            return (r, removed, self.h(r) != n.height);
+        }
+        if n.left == NIL {
+            return (n.right, i, true);
+        }
+        if n.right == NIL {
+            return (n.left, i, true);
+        }
+        let (rest, m, _) = self.remove_min(n.right);
+        self.set(m, TreeNode { left: n.left, right: rest, height: n.height, ..self.node(m) });
+        let r = self.balance(m);
+        (r, i, self.h(r) != n.height)
+    }
+
+    fn remove_min(&mut self, i: u32) -> (u32, u32, bool) {
+        let n = self.node(i);
+        if n.left == NIL {
+            return (n.right, i, true);
+        }
+        let (l, m, shrank) = self.remove_min(n.left);
+        self.set(i, TreeNode { left: l, ..n });
+        if !shrank {
+            return (i, m, false);
+        }
+        let r = self.balance(i);
+        (r, m, self.h(r) != n.height)
+    }
+
+    // ---- min-heap by created_at ----
+
+    fn at(&self, i: usize) -> (i64, u32) {
+        self.heap.get(i).map_or((0, 0), HeapEntry::key)
+    }
+
+    fn heap_push(&mut self, e: HeapEntry) {
+        let mut i = self.len;
+        if let Some(slot) = self.heap.get_mut(i) {
+            *slot = e;
+        } else {
+            return;
+        }
+        self.len += 1;
+        while i > 0 {
+            let p = (i - 1) / 2;
+            if self.at(p) <= self.at(i) {
+                break;
+            }
+            self.heap.swap(p, i);
+            i = p;
+        }
+    }
+
+    fn heap_pop(&mut self) {
+        if self.len == 0 {
+            return;
+        }
+        self.len -= 1;
+        self.heap.swap(0, self.len);
+        let mut i = 0;
+        loop {
+            let (l, r) = (2 * i + 1, 2 * i + 2);
+            let mut m = i;
+            if l < self.len && self.at(l) < self.at(m) {
+                m = l;
+            }
+            if r < self.len && self.at(r) < self.at(m) {
+                m = r;
+            }
+            if m == i {
+                break;
+            }
+            self.heap.swap(i, m);
+            i = m;
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn check_invariants(&self) -> usize {
+        fn walk<const N: usize>(w: &ReplayWindow<N>, i: u32, lo: Option<u128>, hi: Option<u128>) -> (u8, usize) {
+            if i == NIL {
+                return (0, 0);
+            }
+            let n = w.node(i);
+            assert!(lo.is_none_or(|l| n.id > l) && hi.is_none_or(|h| n.id < h), "BST order");
+            let (hl, cl) = walk(w, n.left, lo, Some(n.id));
+            let (hr, cr) = walk(w, n.right, Some(n.id), hi);
+            assert!(hl.abs_diff(hr) <= 1, "AVL balance");
+            assert_eq!(n.height, 1 + hl.max(hr), "height");
+            (n.height, cl + cr + 1)
+        }
+        let (_, count) = walk(self, self.root, None, None);
+        assert_eq!(count, self.len, "tree size = heap size");
+        for i in 1..self.len {
+            assert!(self.at((i - 1) / 2) <= self.at(i), "heap order");
+        }
+        count
+    }
+}

@@ -1,0 +1,353 @@
+//! Replay window, trust and credential tests.
+
+use std::boxed::Box;
+use std::collections::HashMap;
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+use proptest::prelude::*;
+
+use super::super::replay::{ReplayWindow, Verdict, MAX_FUTURE_SKEW, WINDOW};
+use super::super::trust::{self, Candidate, Edge, Event};
+use super::super::vc::{self, VerifyOptions};
+use crate::error::{Error, Limit};
+use crate::json::{self, Node};
+use crate::sign::KeyPair;
+use crate::time::Timestamp;
+
+fn t(secs: i64) -> Timestamp {
+    Timestamp::from_unix(secs)
+}
+
+fn tn(secs: i64, nanos: u32) -> Timestamp {
+    Timestamp::from_unix_nanos(secs, nanos).unwrap()
+}
+
+// ---- replay window ----
+
+#[test]
+fn replay_skew_bounds_are_exact() {
+    let now = tn(1_000_000, 500);
+    let mut w = ReplayWindow::<8>::new();
+    assert_eq!(w.check(1, tn(1_000_000 + MAX_FUTURE_SKEW, 500), now), Ok(Verdict::Fresh));
+    assert!(matches!(w.check(2, tn(1_000_000 + MAX_FUTURE_SKEW, 501), now), Err(Error::Temporal(_))));
+    assert_eq!(w.check(3, tn(1_000_000 - WINDOW, 500), now), Ok(Verdict::Fresh));
+    assert!(matches!(w.check(4, tn(1_000_000 - WINDOW, 499), now), Err(Error::Temporal(_))));
+    assert_eq!(w.check(3, tn(1_000_000 - WINDOW, 500), now), Ok(Verdict::Duplicate));
+    // One nanosecond later id 3 has left the window: evicted, and its copies are too old.
+    let later = tn(1_000_000, 501);
+    assert!(matches!(w.check(3, tn(1_000_000 - WINDOW, 500), later), Err(Error::Temporal(_))));
+    assert!(!w.contains(3));
+    assert!(w.contains(1));
+    w.check_invariants();
+}
+
+#[test]
+fn replay_full_window_fails_closed() {
+    let mut w = ReplayWindow::<4>::new();
+    for id in 0..4u128 {
+        assert_eq!(w.check(id, t(100 + id as i64), t(100)), Ok(Verdict::Fresh));
+    }
+    assert_eq!(w.check(9, t(100), t(100)), Err(Error::Limit { kind: Limit::Capacity, offset: 0 }));
+    assert_eq!(w.check(2, t(102), t(100)), Ok(Verdict::Duplicate), "duplicates still recognised when full");
+    assert_eq!(w.len(), 4);
+    // At 100 + 600 + 0.x nothing has left yet (created_at 100 is exactly at the edge) ...
+    assert!(w.check(9, t(700), t(700)).is_err());
+    // ... one second later the oldest entry has left and the new id fits.
+    assert_eq!(w.check(9, t(701), t(701)), Ok(Verdict::Fresh));
+    assert!(!w.contains(0) && w.contains(1));
+    w.check_invariants();
+    let w0 = ReplayWindow::<0>::new();
+    assert_eq!(w0.capacity(), 0);
+}
+
+#[test]
+fn replay_clock_stepping_back_does_not_resurrect() {
+    let mut w = ReplayWindow::<4>::new();
+    assert_eq!(w.check(7, t(1000), t(1000)), Ok(Verdict::Fresh));
+    assert_eq!(w.check(8, t(2000), t(2000)), Ok(Verdict::Fresh)); // evicts 7
+    assert!(!w.contains(7));
+    // The caller's clock jumps back to 1000: 7 must still be refused.
+    assert!(w.check(7, t(1000), t(1000)).is_err());
+}
+
+#[derive(Clone, Debug)]
+struct Op {
+    id: u8,
+    created: i64,
+    advance: i64,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    (0u8..24, -700i64..400, -50i64..120).prop_map(|(id, created, advance)| Op { id, created, advance })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Against a model: same verdicts, exact bounds, and no id accepted twice while a
+    /// previous acceptance of it is still inside the window, for any interleaving of ids,
+    /// timestamps and clock movements (including backwards).
+    #[test]
+    fn replay_matches_model(ops in proptest::collection::vec(op(), 1..300)) {
+        const CAP: usize = 16;
+        let mut w = ReplayWindow::<CAP>::new();
+        let mut model: HashMap<u128, i64> = HashMap::new();
+        let mut accepted: HashMap<u128, i64> = HashMap::new();
+        let mut now = 10_000i64;
+        let mut latest = i64::MIN;
+        for o in ops {
+            now += o.advance;
+            latest = latest.max(now);
+            let created = latest + o.created;
+            let id = u128::from(o.id).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+            model.retain(|_, c| *c >= latest - WINDOW);
+            let expect = if created > latest + MAX_FUTURE_SKEW || created < latest - WINDOW {
+                Err("temporal")
+            } else if model.contains_key(&id) {
+                Ok(Verdict::Duplicate)
+            } else if model.len() >= CAP {
+                Err("full")
+            } else {
+                model.insert(id, created);
+                Ok(Verdict::Fresh)
+            };
+            let got = w.check(id, t(created), t(now));
+            match (&expect, &got) {
+                (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+                (Err("temporal"), Err(Error::Temporal(_))) => {}
+                (Err("full"), Err(Error::Limit { kind: Limit::Capacity, .. })) => {}
+                _ => prop_assert!(false, "model {:?} window {:?}", expect, got),
+            }
+            if got == Ok(Verdict::Fresh) {
+                if let Some(prev) = accepted.get(&id) {
+                    prop_assert!(*prev < latest - WINDOW, "id accepted twice inside the window");
+                }
+                accepted.insert(id, created);
+            }
+            prop_assert_eq!(w.check_invariants(), model.len());
+        }
+    }
+}
+
+#[test]
+fn replay_large_capacity_stays_balanced() {
+    let mut w: Box<ReplayWindow<4096>> = Box::default();
+    let mut x: u64 = 0x1234_5678;
+    for i in 0..20_000i64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let now = t(1_000_000 + i / 20);
+        let _ = w.check(u128::from(x), now, now);
+    }
+    assert!(w.check_invariants() > 0);
+}
+
+// ---- trust ----
+
+#[test]
+fn trust_rule_properties() {
+    assert_eq!(trust::score(1.0, []), 0.0);
+    let mut s = 0.0;
+    let mut last = 0.0;
+    for i in 1..=200 {
+        s = trust::update(s, 1.0, Event::Success);
+        assert!(s > last && s <= 1.0, "rises monotonically within [0, 1]");
+        assert!(s - last <= trust::ALPHA + 1e-12, "rises slowly");
+        if i == 13 {
+            assert!(s < 0.5);
+        }
+        if i == 14 {
+            assert!(s >= 0.5);
+        }
+        last = s;
+    }
+    let before = s;
+    let after = trust::update(s, 1.0, Event::Failure);
+    assert_eq!(after, before * 0.5, "falls fast");
+    // From any score of at least 0.5, regaining it after one failure takes at least 8
+    // successes (and 77 from 0.99).
+    for start in [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99] {
+        let mut s = trust::update(start, 1.0, Event::Failure);
+        let mut n = 0;
+        while s < start {
+            s = trust::update(s, 1.0, Event::Success);
+            n += 1;
+        }
+        assert!(n >= 8, "{start}: {n}");
+        if start == 0.99 {
+            assert_eq!(n, 77);
+        }
+    }
+    assert_eq!(trust::update(0.9, 1.0, Event::Revocation), 0.0);
+    assert_eq!(trust::update(0.9, 0.5, Event::Success), 0.5, "never above the ceiling");
+    assert_eq!(trust::score(0.0, core::iter::repeat_n(Event::Success, 1000)), 0.0, "no credentials, no trust");
+    for (s, c) in [(f64::NAN, 1.0), (2.0, 1.0), (-1.0, 1.0), (0.5, f64::NAN), (0.5, 7.0)] {
+        for e in [Event::Success, Event::Failure, Event::Revocation] {
+            let n = trust::update(s, c, e);
+            assert!((0.0..=1.0).contains(&n));
+        }
+    }
+}
+
+#[test]
+fn credential_ceiling_from_dag() {
+    let anchor = "did:key:anchor";
+    let edges = [
+        Edge { issuer: anchor, subject: "did:a", revoked: false },
+        Edge { issuer: "did:a", subject: "did:b", revoked: false },
+        Edge { issuer: "did:b", subject: "did:a", revoked: false }, // cycle
+        Edge { issuer: "did:x", subject: "did:y", revoked: false },
+        Edge { issuer: anchor, subject: "did:r", revoked: true },
+    ];
+    let c = |s: &str| trust::credential_ceiling(s, &edges, &[anchor]).unwrap();
+    assert_eq!(c(anchor), 1.0);
+    assert_eq!(c("did:a"), 0.5);
+    assert_eq!(c("did:b"), 0.25);
+    assert_eq!(c("did:y"), 0.0);
+    assert_eq!(c("did:r"), 0.0, "revoked edges give nothing");
+    let chain: Vec<Edge<'_>> = ["did:1", "did:2", "did:3", "did:4", "did:5"]
+        .windows(2)
+        .map(|p| Edge { issuer: p[0], subject: p[1], revoked: false })
+        .chain([Edge { issuer: anchor, subject: "did:1", revoked: false }])
+        .collect();
+    assert_eq!(trust::credential_ceiling("did:4", &chain, &[anchor]).unwrap(), 0.0625);
+    assert_eq!(trust::credential_ceiling("did:5", &chain, &[anchor]).unwrap(), 0.0, "beyond MAX_DEPTH");
+}
+
+#[test]
+fn rrf_and_ranking() {
+    assert_eq!(trust::rrf(Some(1), Some(1)).unwrap(), 2.0 / 61.0);
+    assert_eq!(trust::rrf(Some(1), None).unwrap(), 1.0 / 61.0);
+    assert_eq!(trust::rrf(None, None).unwrap(), 0.0);
+    assert!(trust::rrf(Some(0), None).is_err());
+    assert_eq!(trust::final_score(0.5, 1.0).unwrap(), 0.5 * 1.3);
+    assert!(trust::final_score(0.5, 1.5).is_err() && trust::final_score(0.5, f64::NAN).is_err());
+    let c = [
+        Candidate { semantic_rank: Some(2), fts_rank: None, trust_score: 0.9 },
+        Candidate { semantic_rank: Some(1), fts_rank: Some(3), trust_score: 0.1 },
+        Candidate { semantic_rank: None, fts_rank: Some(1), trust_score: 1.0 },
+        Candidate { semantic_rank: None, fts_rank: Some(1), trust_score: 1.0 },
+    ];
+    let mut out = [trust::Ranked::default(); 4];
+    assert_eq!(trust::rank(&c, &mut out).unwrap(), 4);
+    let order: Vec<usize> = out.iter().map(|r| r.index).collect();
+    assert_eq!(order, [1, 2, 3, 0]);
+    assert!(trust::rank(&c, &mut [trust::Ranked::default(); 3]).is_err());
+}
+
+// ---- verifiable credentials ----
+
+fn credential(issuer: &str) -> String {
+    std::format!(
+        r#"{{"@context":["https://www.w3.org/ns/credentials/v2"],"id":"urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33","type":["VerifiableCredential","OrganizationVerification"],"issuer":"{issuer}","validFrom":"2026-01-01T00:00:00Z","validUntil":"2027-01-01T00:00:00Z","credentialSubject":{{"id":"did:aip:aigentix.org:etagi","legalName":"Etazhi LLC","inn":"7224052984","verified":true}}}}"#
+    )
+}
+
+fn issue(kp: &KeyPair, text: &str) -> String {
+    let mut nodes = vec![Node::EMPTY; text.len()];
+    let doc = json::parse(text.as_bytes(), &mut nodes).unwrap();
+    let mut out = vec![0u8; 10];
+    let need = match vc::issue(doc.root(), kp, Some("2026-05-10T14:25:00Z"), &mut out) {
+        Err(Error::BufferTooSmall { needed }) => needed,
+        other => panic!("{other:?}"),
+    };
+    out.resize(need, 0);
+    let n = vc::issue(doc.root(), kp, Some("2026-05-10T14:25:00Z"), &mut out).unwrap();
+    String::from_utf8(out[..n].to_vec()).unwrap()
+}
+
+fn verify(text: &str, opts: &VerifyOptions<'_>) -> crate::Result<()> {
+    let mut nodes = vec![Node::EMPTY; text.len()];
+    let doc = json::parse(text.as_bytes(), &mut nodes)?;
+    vc::verify(doc.root(), opts).map(|_| ())
+}
+
+#[test]
+fn vc_issue_verify_and_tamper() {
+    let kp = KeyPair::from_seed(&[0x44; 32]);
+    let did = crate::did::encode(&kp.public_key());
+    let signed = issue(&kp, &credential(&did));
+    assert!(signed.contains("\"cryptosuite\":\"eddsa-jcs-2022\""));
+    assert!(signed.contains("\"proofValue\":\"z"));
+    let anchors = [did.as_str()];
+    let now = Some(crate::time::parse_datetime("2026-06-01T00:00:00Z").unwrap());
+    let opts = VerifyOptions { now, anchors: Some(&anchors), revoked: &[] };
+    verify(&signed, &opts).unwrap();
+    let mut nodes = vec![Node::EMPTY; signed.len()];
+    let v = vc::verify(json::parse(signed.as_bytes(), &mut nodes).unwrap().root(), &opts).unwrap();
+    assert_eq!(v.subject, Some("did:aip:aigentix.org:etagi"));
+    // Tampering with any field fails.
+    for (from, to) in [
+        ("Etazhi LLC", "Etazhi LLD"),
+        ("7224052984", "7224052985"),
+        ("\"verified\":true", "\"verified\":false"),
+        ("\"created\":\"2026-05-10T14:25:00Z\"", "\"created\":\"2026-05-10T14:25:01Z\""),
+        ("OrganizationVerification", "OrganizationVerificatioN"),
+        ("2027-01-01", "2028-01-01"),
+        ("\"proofPurpose\":\"assertionMethod\"", "\"proofPurpose\":\"authentication\""),
+        ("\"cryptosuite\":\"eddsa-jcs-2022\"", "\"cryptosuite\":\"eddsa-rdfc-2022\""),
+        ("\"type\":\"DataIntegrityProof\"", "\"type\":\"Ed25519Signature2020\""),
+        ("\"proofValue\":\"z", "\"proofValue\":\"u"),
+        ("\"@context\":[\"https://www.w3.org/ns/credentials/v2\"],\"created\"", "\"@context\":[\"https://example.org\"],\"created\""),
+    ] {
+        assert!(signed.contains(from), "{from}");
+        let bad = signed.replacen(from, to, 1);
+        assert!(verify(&bad, &opts).is_err(), "{to}");
+    }
+    let bad_sig = {
+        let i = signed.find("\"proofValue\":\"z").unwrap() + 16;
+        let mut b = signed.clone().into_bytes();
+        b[i] = if b[i] == b'A' { b'B' } else { b'A' };
+        String::from_utf8(b).unwrap()
+    };
+    assert!(verify(&bad_sig, &opts).is_err());
+    // Anchors, revocation, validity period.
+    assert!(matches!(verify(&signed, &VerifyOptions { anchors: Some(&["did:key:other"]), ..opts }), Err(Error::Binding(_))));
+    let revoked = ["urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33"];
+    assert!(matches!(verify(&signed, &VerifyOptions { revoked: &revoked, ..opts }), Err(Error::Binding(_))));
+    let late = Some(crate::time::parse_datetime("2027-01-01T00:00:01Z").unwrap());
+    assert!(matches!(verify(&signed, &VerifyOptions { now: late, ..opts }), Err(Error::Temporal(_))));
+    let early = Some(crate::time::parse_datetime("2025-12-31T23:59:59Z").unwrap());
+    assert!(matches!(verify(&signed, &VerifyOptions { now: early, ..opts }), Err(Error::Temporal(_))));
+    // Signed by another key than the issuer's: rejected at issue and at verification.
+    let other = KeyPair::from_seed(&[0x45; 32]);
+    let mut nodes = vec![Node::EMPTY; 1000];
+    let text = credential(&did);
+    let doc = json::parse(text.as_bytes(), &mut nodes).unwrap();
+    assert!(vc::issue(doc.root(), &other, None, &mut [0u8; 4096]).is_err());
+    let forged = issue(&other, &credential(&crate::did::encode(&other.public_key()))).replace(crate::did::encode(&other.public_key()).as_str().split('#').next().unwrap(), &did);
+    assert!(verify(&forged, &VerifyOptions::default()).is_err());
+    // Already has a proof.
+    let mut nodes = vec![Node::EMPTY; signed.len()];
+    let doc = json::parse(signed.as_bytes(), &mut nodes).unwrap();
+    assert!(vc::issue(doc.root(), &kp, None, &mut [0u8; 4096]).is_err());
+}
+
+/// The hash construction written out by hand from the specification, independently of
+/// `vc::issue`: `SHA-256(JCS(proof config)) || SHA-256(JCS(document))`.
+#[test]
+fn vc_hash_construction_by_hand() {
+    let kp = KeyPair::from_seed(&[0x44; 32]);
+    let did = crate::did::encode(&kp.public_key());
+    let unsigned = credential(&did);
+    let signed = issue(&kp, &unsigned);
+    let mut nodes = vec![Node::EMPTY; signed.len()];
+    let doc = json::parse(signed.as_bytes(), &mut nodes).unwrap();
+    let proof = doc.root().get("proof").unwrap();
+    let pv = proof.get("proofValue").unwrap().as_plain_str().unwrap();
+    let mut sig = [0u8; 64];
+    assert_eq!(crate::encoding::decode_base58(&pv.as_bytes()[1..], &mut sig).unwrap(), 64);
+    let vm = std::format!("{did}#{}", &did["did:key:".len()..]);
+    let config = std::format!(
+        r#"{{"@context":["https://www.w3.org/ns/credentials/v2"],"created":"2026-05-10T14:25:00Z","cryptosuite":"eddsa-jcs-2022","proofPurpose":"assertionMethod","type":"DataIntegrityProof","verificationMethod":"{vm}"}}"#
+    );
+    let mut n2 = vec![Node::EMPTY; unsigned.len()];
+    let udoc = json::parse(unsigned.as_bytes(), &mut n2).unwrap();
+    let mut data = Vec::new();
+    data.extend_from_slice(crate::digest::sha256(config.as_bytes()).as_bytes());
+    data.extend_from_slice(crate::digest::sha256_jcs(udoc.root()).as_bytes());
+    crate::sign::verify(&kp.public_key(), &data, &crate::sign::Signature::from_array(sig)).unwrap();
+}

@@ -1,0 +1,258 @@
+//! W3C Verifiable Credentials secured with Data Integrity proofs of the `eddsa-jcs-2022`
+//! cryptosuite (W3C "Data Integrity EdDSA Cryptosuites v1.0"), keys as `did:key` Ed25519
+//! multikeys.
+//!
+//! Proof creation, as the cryptosuite specifies it:
+//!
+//! 1. proof configuration: `type` = `DataIntegrityProof`, `cryptosuite` =
+//!    `eddsa-jcs-2022`, `verificationMethod` = `did:key:z6Mk..#z6Mk..`, `proofPurpose`
+//!    (`assertionMethod`), optional `created`, and `@context` copied from the credential
+//!    when it has one;
+//! 2. `hashData = SHA-256(JCS(proofConfig)) || SHA-256(JCS(credential without proof))`
+//!    (64 bytes, proof configuration hash first);
+//! 3. `proofValue` = `z` + base58btc of the Ed25519 signature over `hashData`, added to the
+//!    proof configuration, which becomes the credential's `proof`.
+//!
+//! Verification recomputes `hashData` with `proofConfig` = the proof without
+//! `proofValue`. Where the specification lets a credential's `@context` extend the proof's
+//! (the proof's list a prefix of the credential's), this implementation requires them to
+//! be equal, and rejects otherwise (fail closed). One proof (an object), not proof sets.
+//! Beyond the signature, [`verify`] checks that the verification method's DID is the
+//! `issuer`, that the issuer is a caller-supplied trust anchor, that the credential `id`
+//! is not in the caller's revocation list, and the validity period against `now`
+//! (`validFrom`/`validUntil`, and the VC 1.1 `issuanceDate`/`expirationDate`).
+
+use crate::digest::{self, Sha256Sink};
+use crate::encoding;
+use crate::error::{Error, Result};
+use crate::jcs;
+use crate::json::{Kind, Value};
+use crate::preimage::Without;
+use crate::sign::{self, KeyPair, PublicKey, Signature};
+use crate::sink::{CountSink, Sink, SliceSink};
+use crate::time::Timestamp;
+
+use super::envelope::parse_rfc3339;
+
+/// The cryptosuite name.
+pub const CRYPTOSUITE: &str = "eddsa-jcs-2022";
+/// The proof type.
+pub const PROOF_TYPE: &str = "DataIntegrityProof";
+/// The proof purpose of credentials.
+pub const ASSERTION_METHOD: &str = "assertionMethod";
+
+/// The `did:key` verification method of `key`: `did:key:z6Mk..#z6Mk..`.
+#[must_use]
+pub fn verification_method(key: &PublicKey) -> heapless::String<130> {
+    let did = crate::did::encode(key);
+    let mut s = heapless::String::new();
+    let _ = s.push_str(&did);
+    let _ = s.push('#');
+    let _ = s.push_str(did.get(crate::did::PREFIX.len()..).unwrap_or(""));
+    s
+}
+
+fn key_of_method(vm: &str) -> Result<PublicKey> {
+    let (did, fragment) = vm.split_once('#').ok_or(Error::Schema("verificationMethod must be did:key:..#.."))?;
+    if did.get(crate::did::PREFIX.len()..) != Some(fragment) {
+        return Err(Error::Schema("verificationMethod fragment must be the did:key multikey"));
+    }
+    crate::did::decode(did)
+}
+
+fn issuer_of(doc: Value<'_>) -> Result<&str> {
+    let v = doc.get("issuer").ok_or(Error::Schema("issuer missing"))?;
+    let v = if v.kind() == Kind::Object { v.get("id").ok_or(Error::Schema("issuer.id missing"))? } else { v };
+    v.as_plain_str().ok_or(Error::Schema("issuer must be a string or an object with an id"))
+}
+
+struct ProofFields<'a> {
+    context: Option<Value<'a>>,
+    created: Option<&'a str>,
+    purpose: &'a str,
+    method: &'a str,
+}
+
+fn write_proof<S: Sink + ?Sized>(f: &ProofFields<'_>, proof_value: Option<&str>, sink: &mut S) -> Result<()> {
+    sink.write(b"{")?;
+    if let Some(ctx) = f.context {
+        sink.write(b"\"@context\":")?;
+        jcs::write(ctx, sink)?;
+        sink.write(b",")?;
+    }
+    if let Some(c) = f.created {
+        sink.write(b"\"created\":")?;
+        jcs::write_plain_str(c, sink)?;
+        sink.write(b",")?;
+    }
+    sink.write(b"\"cryptosuite\":\"eddsa-jcs-2022\",\"proofPurpose\":")?;
+    jcs::write_plain_str(f.purpose, sink)?;
+    if let Some(pv) = proof_value {
+        sink.write(b",\"proofValue\":")?;
+        jcs::write_plain_str(pv, sink)?;
+    }
+    sink.write(b",\"type\":\"DataIntegrityProof\",\"verificationMethod\":")?;
+    jcs::write_plain_str(f.method, sink)?;
+    sink.write(b"}")
+}
+
+fn hash_data(config_hash: &digest::Digest, doc: Value<'_>) -> [u8; 64] {
+    let doc_hash = digest::sha256_jcs_with(doc, &Without(&["proof"]));
+    let mut data = [0u8; 64];
+    data[..32].copy_from_slice(config_hash.as_bytes());
+    data[32..].copy_from_slice(doc_hash.as_bytes());
+    data
+}
+
+/// Adds an `eddsa-jcs-2022` proof to `credential` (an object without `proof`, whose
+/// `issuer` is the did:key of `key`) and writes the secured credential, canonical, into
+/// `out`. `created` is an optional RFC 3339 timestamp for the proof.
+///
+/// # Errors
+/// [`Error::Schema`] when `credential` is not an object, already has a `proof`, or has
+/// no `issuer`; [`Error::InvalidArgument`] when the issuer is not the key's did:key;
+/// [`Error::BufferTooSmall`] with the length needed.
+pub fn issue(credential: Value<'_>, key: &KeyPair, created: Option<&str>, out: &mut [u8]) -> Result<usize> {
+    if credential.kind() != Kind::Object {
+        return Err(Error::Schema("credential must be an object"));
+    }
+    if credential.get("proof").is_some() {
+        return Err(Error::Schema("credential already has a proof"));
+    }
+    let did = crate::did::encode(&key.public_key());
+    if issuer_of(credential)? != did.as_str() {
+        return Err(Error::InvalidArgument("issuer must be the signing key's did:key"));
+    }
+    if let Some(c) = created {
+        parse_rfc3339(c)?;
+    }
+    let method = verification_method(&key.public_key());
+    let fields = ProofFields { context: credential.get("@context"), created, purpose: ASSERTION_METHOD, method: &method };
+    let mut h = Sha256Sink::new();
+    write_proof(&fields, None, &mut h)?;
+    let data = hash_data(&h.finish(), credential);
+    let sig = key.sign(&data);
+    let mut pv_buf = [0u8; 100];
+    pv_buf[0] = b'z';
+    let n = encoding::encode_base58(sig.as_bytes(), &mut pv_buf[1..])?;
+    let pv = core::str::from_utf8(pv_buf.get(..n + 1).unwrap_or(&[])).unwrap_or("");
+    let mut count = CountSink::default();
+    write_proof(&fields, Some(pv), &mut count)?;
+    let proof_len = count.0;
+    let mut body = CountSink::default();
+    jcs::write_inserting(credential, &Without(&["proof"]), Some(("proof", &[])), &mut body)?;
+    let total = body.0 + proof_len;
+    if out.len() < total + proof_len {
+        return Err(Error::BufferTooSmall { needed: total + proof_len });
+    }
+    let (main, tail) = out.split_at_mut(out.len() - proof_len);
+    let mut ps = SliceSink::new(tail);
+    write_proof(&fields, Some(pv), &mut ps)?;
+    ps.finish()?;
+    let mut sink = SliceSink::new(main);
+    jcs::write_inserting(credential, &Without(&["proof"]), Some(("proof", &*tail)), &mut sink)?;
+    sink.finish()
+}
+
+/// What a verification needs besides the credential.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VerifyOptions<'a> {
+    /// Check the validity period at this instant (`None`: not checked).
+    pub now: Option<Timestamp>,
+    /// Accept only these issuer DIDs (`None`: any issuer whose signature verifies).
+    pub anchors: Option<&'a [&'a str]>,
+    /// Credential `id`s that have been revoked.
+    pub revoked: &'a [&'a str],
+}
+
+/// A verified credential.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verified<'a> {
+    /// The issuer DID.
+    pub issuer: &'a str,
+    /// `credentialSubject.id`, when present.
+    pub subject: Option<&'a str>,
+    /// The key that signed.
+    pub key: PublicKey,
+}
+
+fn proof_str<'a>(proof: Value<'a>, name: &'static str) -> Result<&'a str> {
+    proof.get(name).and_then(|v| v.as_plain_str()).ok_or(Error::Schema(name))
+}
+
+fn time_of(doc: Value<'_>, name: &str) -> Result<Option<Timestamp>> {
+    match doc.get(name) {
+        None => Ok(None),
+        Some(v) => parse_rfc3339(v.as_plain_str().ok_or(Error::Schema("validity dates must be strings"))?).map(Some),
+    }
+}
+
+/// Verifies the `eddsa-jcs-2022` proof of `credential` and the checks listed in the
+/// module documentation.
+///
+/// # Errors
+/// [`Error::Schema`] for a malformed credential or proof; [`Error::Encoding`] for a bad
+/// key or `proofValue`; [`Error::Signature`] when the proof does not verify (any change to
+/// any member); [`Error::Binding`] when the signer is not the issuer, the issuer is not an
+/// anchor, or the credential is revoked; [`Error::Temporal`] outside the validity period.
+pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Verified<'a>> {
+    if credential.kind() != Kind::Object {
+        return Err(Error::Schema("credential must be an object"));
+    }
+    let proof = credential.get("proof").ok_or(Error::Schema("proof missing"))?;
+    if proof.kind() != Kind::Object {
+        return Err(Error::Schema("proof must be one object (proof sets are not supported)"));
+    }
+    if !proof.get("type").is_some_and(|v| v.is_str(PROOF_TYPE)) || !proof.get("cryptosuite").is_some_and(|v| v.is_str(CRYPTOSUITE)) {
+        return Err(Error::Schema("proof must be a DataIntegrityProof with cryptosuite eddsa-jcs-2022"));
+    }
+    if !proof.get("proofPurpose").is_some_and(|v| v.is_str(ASSERTION_METHOD)) {
+        return Err(Error::Schema("proofPurpose must be assertionMethod"));
+    }
+    if let Some(pctx) = proof.get("@context") {
+        if !credential.get("@context").is_some_and(|c| c.equals(&pctx)) {
+            return Err(Error::Schema("proof @context must equal the credential @context"));
+        }
+    }
+    if let Some(c) = proof.get("created") {
+        parse_rfc3339(c.as_plain_str().ok_or(Error::Schema("created"))?)?;
+    }
+    let key = key_of_method(proof_str(proof, "verificationMethod")?)?;
+    let pv = proof_str(proof, "proofValue")?;
+    let b58 = pv.strip_prefix('z').ok_or(Error::Encoding("proofValue must be multibase base58btc"))?;
+    let mut sig = [0u8; 80];
+    if b58.len() > 100 {
+        return Err(Error::Encoding("proofValue length"));
+    }
+    let n = encoding::decode_base58(b58.as_bytes(), &mut sig).map_err(|_| Error::Encoding("proofValue base58btc"))?;
+    let sig = Signature::from_bytes(sig.get(..n).unwrap_or(&[]))?;
+    let config_hash = digest::sha256_jcs_with(proof, &Without(&["proofValue"]));
+    sign::verify(&key, &hash_data(&config_hash, credential), &sig)?;
+
+    let issuer = issuer_of(credential)?;
+    if crate::did::decode(issuer).ok() != Some(key) {
+        return Err(Error::Binding("the proof's key is not the issuer's"));
+    }
+    if let Some(anchors) = opts.anchors {
+        if !anchors.contains(&issuer) {
+            return Err(Error::Binding("issuer is not a trust anchor"));
+        }
+    }
+    if let Some(id) = credential.get("id").and_then(|v| v.as_plain_str()) {
+        if opts.revoked.contains(&id) {
+            return Err(Error::Binding("credential is revoked"));
+        }
+    }
+    let from = time_of(credential, "validFrom")?.or(time_of(credential, "issuanceDate")?);
+    let until = time_of(credential, "validUntil")?.or(time_of(credential, "expirationDate")?);
+    if let Some(now) = opts.now {
+        if from.is_some_and(|f| now < f) {
+            return Err(Error::Temporal("credential is not yet valid"));
+        }
+        if until.is_some_and(|u| now > u) {
+            return Err(Error::Temporal("credential has expired"));
+        }
+    }
+    let subject = credential.get("credentialSubject").and_then(|s| s.get("id")).and_then(|v| v.as_plain_str());
+    Ok(Verified { issuer, subject, key })
+}
