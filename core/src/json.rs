@@ -250,6 +250,8 @@ impl Parser<'_, '_> {
 
     fn run(&mut self) -> Result<()> {
         let mut parent = NONE;
+        // Whether `parent` is an object (kept here so the hot loop reads no node for it).
+        let mut in_object = false;
         let mut depth = 0u32;
         self.skip_ws();
         'value: loop {
@@ -265,6 +267,7 @@ impl Parser<'_, '_> {
                     let idx = self.push(Node { kind, flags: 0, start, a: 0, b: 0, c: parent, d: NONE })?;
                     self.count_in(parent);
                     parent = idx;
+                    in_object = kind == Kind::Object;
                     self.pos += 1;
                     self.skip_ws();
                     let close = if open == b'{' { b'}' } else { b']' };
@@ -299,14 +302,13 @@ impl Parser<'_, '_> {
                     }
                     return Ok(());
                 }
-                let pnode = self.node(parent);
                 self.skip_ws();
-                let close = if pnode.kind == Kind::Object { b'}' } else { b']' };
+                let close = if in_object { b'}' } else { b']' };
                 match self.peek() {
                     Some(b',') => {
                         self.pos += 1;
                         self.skip_ws();
-                        if pnode.kind == Kind::Object {
+                        if in_object {
                             self.member_name()?;
                         }
                         continue 'value;
@@ -314,13 +316,18 @@ impl Parser<'_, '_> {
                     Some(c) if c == close => {
                         self.pos += 1;
                         let end = self.len;
-                        if pnode.kind == Kind::Object {
+                        if in_object {
                             self.close_object(parent)?;
                         }
-                        if let Some(n) = self.node_mut(parent) {
-                            n.a = end;
-                        }
-                        parent = pnode.c;
+                        let up = match self.node_mut(parent) {
+                            Some(n) => {
+                                n.a = end;
+                                n.c
+                            }
+                            None => NONE,
+                        };
+                        parent = up;
+                        in_object = self.node(parent).kind == Kind::Object && parent != NONE;
                         depth -= 1;
                     }
                     _ => return Err(self.unexpected()),
@@ -409,11 +416,16 @@ impl Parser<'_, '_> {
         // in a string, so padding never ties with content.)
         let (c, d) = if is_key && flags == 0 {
             let raw = self.src.get(open + 1..end).unwrap_or(&[]);
-            let mut p = [0u8; 8];
-            for (dst, src) in p.iter_mut().zip(raw) {
-                *dst = *src;
-            }
-            let v = u64::from_be_bytes(p);
+            let v = match raw.get(..8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+                Some(w) => u64::from_be_bytes(w),
+                None => {
+                    let mut p = [0u8; 8];
+                    for (i, b) in raw.iter().enumerate().take(8) {
+                        p[i & 7] = *b;
+                    }
+                    u64::from_be_bytes(p)
+                }
+            };
             ((v >> 32) as u32, v as u32)
         } else {
             (0, 0)
