@@ -1,0 +1,598 @@
+"""The UniFFI scaffolding of concordia-uniffi, exercised through UniFFI's Python backend.
+
+No Swift or Kotlin toolchain runs in CI, so this file stands in for the mobile bindings:
+it calls every exported function and object, triggers every error variant, runs the
+conformance suite through ``verify_profile`` and checks the demo transcript and
+attestation of ``concordia demo``. bindings-swift/Tests/ mirrors it in XCTest.
+
+tools/ci/uniffi.sh generates the Python module into a temporary folder with the pinned
+``uniffi-bindgen``, copies the built ``libconcordia_uniffi.so`` beside it and runs
+pytest with:
+
+* ``CONCORDIA_UNIFFI_PY``: that folder (required);
+* ``CONCORDIA_CLI``: the ``concordia`` binary (default ``target/release/concordia``).
+"""
+
+import base64
+import datetime as dt
+import hashlib
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "conformance" / "vectors"
+
+_bindings = os.environ.get("CONCORDIA_UNIFFI_PY")
+if not _bindings:
+    raise RuntimeError("set CONCORDIA_UNIFFI_PY to the folder of the generated bindings (tools/ci/uniffi.sh does)")
+sys.path.insert(0, _bindings)
+c = importlib.import_module("concordia_uniffi")
+
+UTC = dt.timezone.utc
+SEED = bytes(range(32))
+START = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+SELLER = "did:concordia:agent:camera-seller"
+BUYER = "did:concordia:agent:camera-buyer"
+
+# RFC 8032 §7.1, TEST 1.
+RFC8032_SEED = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
+RFC8032_PUBLIC = bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+RFC8032_SIG = bytes.fromhex(
+    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
+    "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+)
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def derive(label: str) -> bytes:
+    """The demo's key and id derivation (cli/src/demo.rs): SHA-256(seed || label)."""
+    return hashlib.sha256(SEED + label.encode()).digest()
+
+
+def demo_keypair(label: str):
+    return c.KeyPair.from_seed(derive(label))
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --------------------------------------------------------------------------- demo
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    cli = os.environ.get("CONCORDIA_CLI", str(ROOT / "target" / "release" / "concordia"))
+    out = tmp_path_factory.mktemp("demo")
+    subprocess.run(
+        [cli, "demo", "--seed", SEED.hex(), "--now", "2026-01-02T03:04:05Z", "--out", str(out)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    transcript_text = (out / "transcript.json").read_text()
+    # One message per line between the brackets: keep each message's exact text.
+    lines = [l.rstrip(",") for l in transcript_text.splitlines() if l not in ("[", "]", "")]
+    return {
+        "transcript": transcript_text,
+        "messages": lines,
+        "keys": (out / "keys.json").read_text(),
+        "attestation": (out / "attestation.json").read_text(),
+    }
+
+
+def at(step: int) -> dt.datetime:
+    """When the demo applied message `step` (0-based): 45 s apart after the start."""
+    return START + dt.timedelta(seconds=45 * (step + 1))
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def test_version():
+    assert c.version() == "0.1.0"
+
+
+def test_canonicalize_and_hash():
+    assert c.canonicalize('{"b": 1.50, "a": [true, "\\u00e9"], "c": 1e2}') == '{"a":[true,"é"],"b":1.5,"c":100}'
+    # RFC 8785 §3.2.3: keys sorted by UTF-16 code units.
+    assert c.canonicalize('{"\\u20ac": 1, "\\r": 2, "\\ud83d\\ude00": 3, "1": 4}') == '{"\\r":2,"1":4,"€":1,"😀":3}'
+    text = '{"z": 1, "a": {"y": null}}'
+    assert c.hash(text) == "sha256:" + sha256_hex(c.canonicalize(text).encode())
+    assert c.hash("{}") == "sha256:" + sha256_hex(b"{}")
+
+
+def test_json_error_variants():
+    with pytest.raises(c.JsonError.Syntax, match="byte 7: duplicate member name"):
+        c.canonicalize('{"a":1,"a":2}')
+    with pytest.raises(c.JsonError.Syntax, match="negative zero"):
+        c.hash("-0")
+    with pytest.raises(c.JsonError.Limit, match="depth"):
+        c.canonicalize("[" * 1000 + "]" * 1000)
+    assert issubclass(c.JsonError.Limit, c.JsonError) and issubclass(c.JsonError, Exception)
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def test_keypair_from_seed_rfc8032():
+    kp = c.KeyPair.from_seed(RFC8032_SEED)
+    assert kp.public_key() == RFC8032_PUBLIC
+    assert kp.public_key_b64url() == b64url(RFC8032_PUBLIC)
+    assert kp.seed() == RFC8032_SEED
+    assert kp.sign(b"") == RFC8032_SIG
+    c.verify_detached(kp.public_key_b64url(), b"", RFC8032_SIG)
+
+
+def test_keypair_generate():
+    a, b = c.KeyPair.generate(), c.KeyPair.generate()
+    assert len(a.seed()) == 32 and a.seed() != b.seed()
+    assert c.KeyPair.from_seed(a.seed()).public_key() == a.public_key()
+    sig = a.sign(b"hello")
+    c.verify_detached(a.public_key_b64url(), b"hello", sig)
+    with pytest.raises(c.SignatureError.InvalidSignature):
+        c.verify_detached(b.public_key_b64url(), b"hello", sig)
+
+
+def test_sign_object_and_verify_signature():
+    kp = c.KeyPair.from_seed(RFC8032_SEED)
+    signed = kp.sign_object('{"b": 2, "a": 1, "signature": "old"}')
+    obj = json.loads(signed)
+    assert list(obj) == ["a", "b", "signature"] and obj["signature"] != "old"
+    # Any base64 spelling of the key is accepted.
+    for key in (kp.public_key_b64url(), kp.public_key_b64url().rstrip("="), base64.b64encode(RFC8032_PUBLIC).decode()):
+        c.verify_signature(signed, key)
+    assert c.public_key_to_b64url(base64.b64encode(RFC8032_PUBLIC).decode().rstrip("=")) == kp.public_key_b64url()
+    # The preimage is the canonical object without `signature`: member order is irrelevant.
+    reordered = json.dumps({"signature": obj["signature"], "b": 2, "a": 1})
+    c.verify_signature(reordered, kp.public_key_b64url())
+
+
+def test_signature_error_variants():
+    kp = c.KeyPair.from_seed(RFC8032_SEED)
+    signed = kp.sign_object('{"a": 1}')
+    with pytest.raises(c.SignatureError.InvalidSignature):
+        c.verify_signature(signed.replace('"a":1', '"a":2'), kp.public_key_b64url())
+    with pytest.raises(c.SignatureError.Encoding):
+        c.verify_signature(signed, "not base64!")
+    with pytest.raises(c.SignatureError.Encoding):
+        c.verify_detached(kp.public_key_b64url(), b"", b"short")
+    with pytest.raises(c.SignatureError.Schema):
+        c.verify_signature('{"a": 1}', kp.public_key_b64url())
+    with pytest.raises(c.SignatureError.Json, match="byte"):
+        kp.sign_object('{"a": ')
+    with pytest.raises(c.SignatureError.InvalidArgument, match="32 bytes"):
+        c.KeyPair.from_seed(bytes(31))
+    # Randomness is raised only when the OS generator fails, which a test cannot cause;
+    # the variant exists, is a SignatureError, and carries its message.
+    e = c.SignatureError.Randomness("randomness unavailable")
+    assert isinstance(e, c.SignatureError) and str(e) == "randomness unavailable"
+    for variant in ("InvalidSignature", "Encoding", "Schema", "Json", "InvalidArgument", "Randomness"):
+        assert issubclass(getattr(c.SignatureError, variant), c.SignatureError)
+
+
+def test_sign_envelope_reproduces_demo_message(demo):
+    first = json.loads(demo["messages"][0])
+    env = c.Envelope(
+        message_type=first["type"],
+        id=first["id"],
+        session_id=first["session_id"],
+        timestamp=first["timestamp"],
+        _from=c.Party(agent_id=first["from"]["agent_id"]),
+        to=[c.Party(agent_id=p["agent_id"]) for p in first["to"]],
+        body_json=json.dumps(first["body"]),
+        reasoning=first["reasoning"],
+    )
+    assert demo_keypair("seller").sign_envelope(env) == demo["messages"][0]
+    # Optional members: principal, ttl, in_reply_to, prev_hash, concordia version.
+    env2 = c.Envelope(
+        message_type="negotiate.signal",
+        id="msg_x",
+        session_id="ses_x",
+        timestamp="2026-01-02T03:04:05Z",
+        _from=c.Party(agent_id="a", principal_id="p"),
+        body_json="{}",
+        prev_hash=c.hash(demo["messages"][0]),
+        in_reply_to="msg_y",
+        ttl=60,
+        concordia="0.1.0",
+    )
+    msg = json.loads(demo_keypair("seller").sign_envelope(env2))
+    assert msg["from"] == {"agent_id": "a", "principal_id": "p"} and msg["ttl"] == 60
+    assert msg["in_reply_to"] == "msg_y" and "to" not in msg and "reasoning" not in msg
+    c.verify_signature(json.dumps(msg), demo_keypair("seller").public_key_b64url())
+    bad = c.Envelope(**{**env2.__dict__, "prev_hash": "sha256:xyz"})
+    with pytest.raises(c.SignatureError.Encoding):
+        demo_keypair("seller").sign_envelope(bad)
+    bad_ttl = c.Envelope(**{**env2.__dict__, "ttl": 2**60})
+    with pytest.raises(c.SignatureError.InvalidArgument):
+        demo_keypair("seller").sign_envelope(bad_ttl)
+
+
+# --------------------------------------------------------------------------- conformance
+
+
+def test_conformance_suite_through_verify_profile(capsys):
+    names = c.profile_names()
+    assert len(names) == 22 and names[0] == "decision-object-v1"
+    manifest = json.loads((VECTORS / "manifest.json").read_text())
+    counts = {"positive": 0, "mutation": 0, "canary": 0}
+    ok = fail = with_class = class_agree = 0
+    misses = []
+    for section in ("positive", "mutation", "canary"):
+        for rel in manifest["files"][section]:
+            counts[section] += 1
+            vector = json.loads((ROOT / rel).read_text())
+            try:
+                c.verify_profile(
+                    vector["verification_profile"],
+                    json.dumps(vector["input"], ensure_ascii=False),
+                    json.dumps(vector["context"], ensure_ascii=False),
+                )
+                got, klass = "accept", None
+            except c.ProtocolError as e:
+                got, klass = "reject", type(e).__name__.lower()
+            if got == vector["expected"]:
+                ok += 1
+            else:
+                fail += 1
+                misses.append(f"[FAIL] {vector['id']} expected={vector['expected']} got={got}")
+            if got == "reject" and vector.get("expected_reason_class"):
+                with_class += 1
+                class_agree += klass == vector["expected_reason_class"]
+    line = (
+        f"[SUMMARY] positive={counts['positive']} mutation={counts['mutation']} "
+        f"canary={counts['canary']} ok={ok} fail={fail}"
+    )
+    with capsys.disabled():
+        print()
+        for m in misses:
+            print(m)
+        print(line)
+        print(f"[CLASSES] rejections with expected_reason_class={with_class} agreeing={class_agree}")
+    assert line == "[SUMMARY] positive=53 mutation=1488 canary=5 ok=1546 fail=0"
+
+
+def _vector_with_class(klass):
+    manifest = json.loads((VECTORS / "manifest.json").read_text())
+    for rel in manifest["files"]["mutation"]:
+        v = json.loads((ROOT / rel).read_text())
+        if v.get("expected_reason_class") == klass:
+            try:
+                c.verify_profile(v["verification_profile"], json.dumps(v["input"]), json.dumps(v["context"]))
+            except getattr(c.ProtocolError, klass.capitalize()):
+                return v
+            except c.ProtocolError:
+                continue
+    raise AssertionError(f"no mutation vector is rejected with class {klass}")
+
+
+def test_protocol_error_variants(demo):
+    msgs, keys = demo["messages"], demo["keys"]
+    # Input: an unknown profile, malformed JSON.
+    with pytest.raises(c.ProtocolError.Input, match="unknown verification profile"):
+        c.verify_profile("no-such-profile-v1", "{}", "{}")
+    with pytest.raises(c.ProtocolError.Input, match="malformed JSON"):
+        c.TranscriptVerifier(keys).push('{"a":')
+    # Limit: a ninth party.
+    s = c.Session("ses_limit", START)
+    for i in range(8):
+        s.add_party(f"agent-{i}", c.Role.WITNESS)
+    with pytest.raises(c.ProtocolError.Limit):
+        s.add_party("agent-8", c.Role.WITNESS)
+    # Schema: a message without its members.
+    with pytest.raises(c.ProtocolError.Schema):
+        c.TranscriptVerifier(keys).push("{}")
+    # Signature: a tampered message; a sender without a key.
+    with pytest.raises(c.ProtocolError.Signature):
+        c.TranscriptVerifier(keys).push(msgs[0].replace("2200", "2100"))
+    with pytest.raises(c.ProtocolError.Signature, match="no public key"):
+        c.TranscriptVerifier("{}").push(msgs[0])
+    # Binding: the second message first (its prev_hash is not the genesis hash).
+    with pytest.raises(c.ProtocolError.Binding):
+        c.TranscriptVerifier(keys).push(msgs[1])
+    # Temporal: the open applied after the session TTL.
+    s = c.Session(json.loads(msgs[0])["session_id"], START)
+    with pytest.raises(c.ProtocolError.Temporal, match="session expired"):
+        s.apply(msgs[0], START + dt.timedelta(days=2), keys)
+    # Transition: an attestation of a session that has not concluded.
+    s.apply(msgs[0], at(0), keys)
+    params = c.AttestationParams(
+        attestation_id="att_1", now=at(1), validity=c.Validity.RELATIVE(_from=at(1), duration_seconds=60)
+    )
+    with pytest.raises(c.ProtocolError.Transition, match="concluded"):
+        c.generate_attestation(s, params, [])
+    # Digest: a mutation vector of that class.
+    assert _vector_with_class("digest")["expected"] == "reject"
+    # Privacy: raw deal terms in an attestation text (test_generate_attestation_matches_cli).
+
+
+# --------------------------------------------------------------------------- transcript
+
+
+def test_transcript_verifier_on_demo(demo):
+    att = json.loads(demo["attestation"])
+    v = c.TranscriptVerifier(demo["keys"])
+    assert v.count() == 0 and v.head() == "sha256:" + "0" * 64
+    hashes = [v.push(m) for m in demo["messages"]]
+    assert hashes == [c.hash(m) for m in demo["messages"]]
+    assert v.count() == 6 == att["message_count"]
+    assert v.head() == att["chain_head"] == hashes[-1]
+    # A failed push leaves the verifier unchanged.
+    with pytest.raises(c.ProtocolError.Binding):
+        v.push(demo["messages"][0])
+    assert v.count() == 6
+    summary = c.verify_transcript(demo["transcript"], demo["keys"])
+    assert summary == c.TranscriptSummary(count=6, head=att["chain_head"])
+    swapped = "[" + ",".join([demo["messages"][0], demo["messages"][2]]) + "]"
+    with pytest.raises(c.ProtocolError.Binding, match="message 1"):
+        c.verify_transcript(swapped, demo["keys"])
+    with pytest.raises(c.ProtocolError.Schema, match="keys must be an object"):
+        c.TranscriptVerifier("[]")
+
+
+# --------------------------------------------------------------------------- session + attestation
+
+
+def replay(demo, register_keys: bool):
+    sid = json.loads(demo["messages"][0])["session_id"]
+    s = c.Session(sid, START, c.Timing(session_ttl=86400, offer_ttl=3600, max_rounds=20))
+    seller, buyer = demo_keypair("seller"), demo_keypair("buyer")
+    s.add_party(SELLER, c.Role.INITIATOR, seller.public_key_b64url() if register_keys else None)
+    s.add_party(BUYER, c.Role.RESPONDER, buyer.public_key_b64url() if register_keys else None)
+    states = [s.apply(m, at(i), None if register_keys else demo["keys"]) for i, m in enumerate(demo["messages"])]
+    return s, states
+
+
+def test_session_replays_demo(demo):
+    att = json.loads(demo["attestation"])
+    for register in (True, False):
+        s, states = replay(demo, register)
+        S = c.SessionState
+        assert states == [S.PROPOSED, S.ACTIVE, S.ACTIVE, S.ACTIVE, S.ACTIVE, S.AGREED]
+        assert s.state() == S.AGREED and s.round_count() == 3 and s.message_count() == 6
+        assert s.tip() == att["chain_head"]
+        assert s.transcript_hash().startswith("sha256:") and s.transcript_hash() != s.tip()
+        assert s.id() == att["session_id"] if "session_id" in att else s.id().startswith("ses_")
+        assert s.timing() == c.Timing(session_ttl=86400, offer_ttl=3600, max_rounds=20)
+        assert s.created_at() == START and s.concluded_at() == at(5)
+        assert not s.is_reactivatable()
+        seller, buyer = s.parties()
+        assert (seller.agent_id, seller.role, buyer.role) == (SELLER, c.Role.INITIATOR, c.Role.RESPONDER)
+        assert seller.offers_made == 2 and buyer.offers_made == 1 and buyer.reasoning_provided
+        assert (seller.public_key is not None) == register
+        # As `concordia demo` prints them: the conditional counter names no single price.
+        assert (seller.concessions, buyer.concessions, seller.concession_magnitude) == (0, 0, 0.0)
+        assert seller.reasoning_provided and not buyer.withdrawal
+    # A message after AGREED is refused and leaves the session as it was.
+    with pytest.raises(c.ProtocolError):
+        s.apply(demo["messages"][5], at(6), demo["keys"])
+    assert s.message_count() == 6 and s.state() == c.SessionState.AGREED
+
+
+def test_session_expire_and_dormant():
+    s = c.Session("ses_exp", START)
+    assert s.timing() == c.Timing(session_ttl=86400, offer_ttl=3600, max_rounds=20)
+    assert s.concluded_at() is None
+    s.add_party(SELLER, c.Role.MEDIATOR)
+    s.add_party(SELLER, c.Role.INITIATOR)  # re-registering updates the role
+    assert [p.role for p in s.parties()] == [c.Role.INITIATOR]
+    s.expire(START + dt.timedelta(days=2))
+    assert s.state() == c.SessionState.EXPIRED
+    s.make_dormant()
+    assert s.state() == c.SessionState.DORMANT and s.is_reactivatable()
+    with pytest.raises(c.ProtocolError.Transition):
+        s.expire(START)
+    with pytest.raises(c.ProtocolError.Input, match="too long"):
+        c.Session("x" * 129, START)
+    with pytest.raises(c.ProtocolError.Input):
+        s.add_party("x", c.Role.WITNESS, "not a key")
+
+
+def demo_params():
+    end = START + dt.timedelta(seconds=45 * 7)
+    return c.AttestationParams(
+        attestation_id="att_" + derive("attestation")[:4].hex(),
+        now=end,
+        validity=c.Validity.ABSOLUTE(_from=end, until=end + dt.timedelta(days=90)),
+        resolution_mechanism="direct",
+        category="electronics.cameras",
+        value_range="1000-5000_USD",
+    )
+
+
+def test_generate_attestation_matches_cli(demo):
+    s, _ = replay(demo, register_keys=True)
+    signers = [c.Signer(agent_id=SELLER, key_pair=demo_keypair("seller")), c.Signer(agent_id=BUYER, key_pair=demo_keypair("buyer"))]
+    att = c.generate_attestation(s, demo_params(), signers)
+    # Same session, same keys, same parameters: byte for byte what the CLI wrote.
+    assert att == demo["attestation"].rstrip("\n")
+    v = c.verify_attestation(att, demo["keys"], demo["transcript"])
+    assert v == c.AttestationVerified(parties=2, countersignatures=2, binding=c.SetBinding.BOUND)
+    # One signer only: the other party's signature is empty and it does not countersign.
+    half = json.loads(c.generate_attestation(s, demo_params(), signers[:1]))
+    assert sorted(half["countersignatures"]) == [SELLER]
+    # Other validity modes, and the privacy rule on attestation texts.
+    for validity in (
+        c.Validity.RELATIVE(_from=at(6), duration_seconds=3600),
+        c.Validity.WINDOW(start=at(6), end=at(6) + dt.timedelta(days=30), duration_seconds=86400),
+    ):
+        p = demo_params()
+        p.validity = validity
+        c.verify_attestation(c.generate_attestation(s, p, signers), demo["keys"])
+    p = demo_params()
+    p.attestation_id = "att $2050"
+    with pytest.raises(c.ProtocolError.Privacy):
+        c.generate_attestation(s, p, signers)
+    p = demo_params()
+    p.resolution_mechanism = "coin-toss"
+    with pytest.raises(c.ProtocolError.Input):
+        c.generate_attestation(s, p, signers)
+
+
+def test_verify_demo_attestation(demo):
+    att, keys = demo["attestation"], demo["keys"]
+    assert c.verify_attestation(att, keys, demo["transcript"]).binding == c.SetBinding.BOUND
+    v = c.verify_attestation(att, keys)
+    assert (v.parties, v.countersignatures, v.binding) == (2, 2, c.SetBinding.UNCHECKED)
+    legacy = json.loads(att)
+    legacy["concordia_attestation"] = "0.2.0"
+    assert c.SetBinding.LEGACY_UNBOUND in c.SetBinding  # the third state exists
+    with pytest.raises(c.ProtocolError):
+        c.verify_attestation(json.dumps(legacy), keys)  # signatures cover the version
+    short = "[" + ",".join(demo["messages"][:5]) + "]"
+    with pytest.raises(c.ProtocolError.Binding):
+        c.verify_attestation(att, keys, short)
+    tampered = json.loads(att)
+    tampered["message_count"] = 7
+    with pytest.raises(c.ProtocolError.Signature):
+        c.verify_attestation(json.dumps(tampered), keys)
+    with pytest.raises(c.ProtocolError.Schema):
+        c.verify_attestation("{}", keys)
+
+
+# --------------------------------------------------------------------------- consensus
+
+INV_ID = "3f2b8c1e-5d4a-4e7b-9c2f-1a2b3c4d5e6f"
+SECRET = "6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA"
+PROOF = "ep_private_proof_123"
+
+
+def email(invite_uri=None, href=None):
+    invite_uri = invite_uri or f"https://consensus.md/i/{INV_ID}#secret={SECRET}"
+    href = href or f"https://consensus.md/api/v1/agent/invitations/{INV_ID}/exchange"
+    block = json.dumps(
+        {
+            "schema": "https://consensus.md/schemas/invitation-email/v1",
+            "invitation_id": INV_ID,
+            "invite_uri": invite_uri,
+            "agent_exchange": {"method": "POST", "href": href},
+            "agent_claim": {"email_proof": PROOF, "meaning": "A private proof."},
+        },
+        indent=2,
+    )
+    return (
+        "Hello agent,\r\n\r\n---BEGIN CONSENSUS INVITATION V1---\r\n"
+        + block
+        + "\r\n---END CONSENSUS INVITATION V1---\r\n\r\n-- Consensus\r\n"
+    )
+
+
+def test_consensus_digests():
+    rev = '{"title": "Lease", "clauses": [{"n": 1, "text": "Rent 1200"}], "revision": 3}'
+    d = c.consensus_revision_digest(rev)
+    assert d == sha256_hex(c.canonicalize(rev).encode())
+    assert c.consensus_verify_revision(rev, d) == d == c.consensus_verify_revision(rev, "sha256:" + d)
+    # RFC 8785's number domain: a big integer is read as the nearest double.
+    assert c.consensus_revision_digest("[9007199254740993]") == sha256_hex(b"[9007199254740992]")
+    md = "# Agreement\r\n\nRent: 1200\n"
+    assert c.consensus_markdown_digest(md) == sha256_hex(md.encode())
+    assert c.consensus_verify_markdown(md, c.consensus_markdown_digest(md)) == sha256_hex(md.encode())
+    with pytest.raises(c.ConsensusError.Digest, match="revision"):
+        c.consensus_verify_revision(rev, "0" * 64)
+    with pytest.raises(c.ConsensusError.Digest, match="markdown"):
+        c.consensus_verify_markdown(md + " ", c.consensus_markdown_digest(md))
+    with pytest.raises(c.ConsensusError.Digest):
+        c.consensus_verify_revision(rev, d.upper())  # case-exact comparison
+    with pytest.raises(c.ConsensusError.Input):
+        c.consensus_verify_markdown(md, "xyz")
+    with pytest.raises(c.ConsensusError.Input, match="malformed JSON"):
+        c.consensus_revision_digest('{"a":1,"a":2}')
+
+
+def test_consensus_invitation():
+    s = c.consensus_parse_invitation(email())
+    assert s.valid and s.invitation_id == INV_ID
+    assert s.exchange_href == f"https://consensus.md/api/v1/agent/invitations/{INV_ID}/exchange"
+    assert s.checks == c.InvitationChecks(https=True, origin=True, no_query=True, uuids=True, secret=True)
+    assert SECRET not in repr(s) and PROOF not in repr(s)  # secrets never cross the boundary
+    assert c.consensus_validate_invitation(email(), "https://consensus.md") == s
+    # Failed checks: reported by parse, raised by validate.
+    http = email(invite_uri=f"http://consensus.md/i/{INV_ID}#secret={SECRET}")
+    assert not c.consensus_parse_invitation(http).checks.https
+    with pytest.raises(c.ConsensusError.Binding, match="https"):
+        c.consensus_validate_invitation(http)
+    with pytest.raises(c.ConsensusError.Binding, match="origin"):
+        c.consensus_validate_invitation(email(), "https://example.org")
+    query = email(href=f"https://consensus.md/api/v1/agent/invitations/{INV_ID}/exchange?x=1")
+    with pytest.raises(c.ConsensusError.Privacy, match="query"):
+        c.consensus_validate_invitation(query)
+    nosecret = email(invite_uri=f"https://consensus.md/i/{INV_ID}#secret=a")
+    assert not c.consensus_parse_invitation(nosecret).valid
+    with pytest.raises(c.ConsensusError.Input, match="secret"):
+        c.consensus_validate_invitation(nosecret)
+    with pytest.raises(c.ConsensusError.Schema, match="markers"):
+        c.consensus_parse_invitation("no invitation here")
+    with pytest.raises(c.ConsensusError.Limit):
+        c.consensus_parse_invitation("x" * (256 * 1024 + 1))
+    with pytest.raises(c.ConsensusError.Input, match="origin"):
+        c.consensus_parse_invitation(email(), "ftp://consensus.md")
+
+
+def test_consensus_commands():
+    d = sha256_hex(b"# Agreement\n")
+    agree = c.consensus_build_command(c.ConsensusAction.AGREE, "", 1, d)
+    assert agree.action == c.ConsensusAction.AGREE and agree.revision == 1
+    assert agree.wire_body == json.dumps({"action": "agree", "body": "", "digest": d, "revision": 1}, separators=(",", ":"))
+    assert agree.idempotency_key.startswith("cns1:") and len(agree.idempotency_key) == 48
+    # The key is identical for the sha256:-prefixed digest and stable across calls.
+    assert c.consensus_build_command(c.ConsensusAction.AGREE, "", 1, "sha256:" + d) == agree
+    assert c.consensus_parse_command(agree.wire_body) == agree
+    comment = c.consensus_build_command(c.ConsensusAction.COMMENT, "Looks good, é", 2, d)
+    assert comment.idempotency_key != agree.idempotency_key
+    assert c.consensus_parse_command(comment.wire_body) == comment
+    for action in (c.ConsensusAction.QUESTION, c.ConsensusAction.CHANGE_REQUEST):
+        c.consensus_build_command(action, "why?", 1, d)
+    for action in (c.ConsensusAction.DISAGREE, c.ConsensusAction.ABSTAIN):
+        c.consensus_build_command(action, "", 1, d)
+    with pytest.raises(c.ConsensusError.Schema, match="empty body"):
+        c.consensus_build_command(c.ConsensusAction.AGREE, "yes", 1, d)
+    with pytest.raises(c.ConsensusError.Schema, match="4000"):
+        c.consensus_build_command(c.ConsensusAction.COMMENT, "x" * 4001, 1, d)
+    with pytest.raises(c.ConsensusError.Schema, match="revision"):
+        c.consensus_build_command(c.ConsensusAction.COMMENT, "x", 0, d)
+    with pytest.raises(c.ConsensusError.Input):
+        c.consensus_build_command(c.ConsensusAction.COMMENT, "x", 1, "abc")
+    with pytest.raises(c.ConsensusError.Schema, match="unknown member"):
+        c.consensus_parse_command('{"action":"agree","body":"","digest":"%s","revision":1,"x":1}' % d)
+    with pytest.raises(c.ConsensusError.Limit):
+        c.consensus_parse_command(" " * 30000)
+
+
+def test_consensus_artifact():
+    body = b"# CONSENSUS\n\nReached on revision 3.\n"
+    digest = hashlib.sha256(body).digest()
+    field = "sha-256=:" + base64.b64encode(digest).decode() + ":"
+    O = c.ConsensusOutcome
+    assert c.consensus_verify_artifact(body, field, digest.hex(), O.REACHED) == digest.hex()
+    assert c.consensus_verify_artifact(body, "md5=:AAAA:, " + field, digest.hex(), O.REACHED) == digest.hex()
+    for outcome in (O.PENDING, O.DISAGREED, O.NO_CONSENSUS, O.EXPIRED):
+        with pytest.raises(c.ConsensusError.Transition):
+            c.consensus_verify_artifact(body, field, digest.hex(), outcome)
+    with pytest.raises(c.ConsensusError.Digest, match="content-digest"):
+        c.consensus_verify_artifact(body + b" ", field, digest.hex(), O.REACHED)
+    with pytest.raises(c.ConsensusError.Schema):
+        c.consensus_verify_artifact(body, "md5=:AAAA:", digest.hex(), O.REACHED)
+    with pytest.raises(c.ConsensusError.Input):
+        c.consensus_verify_artifact(body, field, digest.hex().upper(), O.REACHED)
+
+
+def test_every_error_variant_is_exercised():
+    """The variants each error enum exports; the tests above trigger each of them."""
+    expected = {
+        c.JsonError: {"Syntax", "Limit"},
+        c.SignatureError: {"InvalidSignature", "Encoding", "Schema", "Json", "InvalidArgument", "Randomness"},
+        c.ProtocolError: {"Input", "Limit", "Schema", "Signature", "Digest", "Binding", "Temporal", "Privacy", "Transition"},
+        c.ConsensusError: {"Input", "Limit", "Schema", "Digest", "Binding", "Privacy", "Transition"},
+    }
+    for enum, variants in expected.items():
+        exported = {n for n, v in vars(enum).items() if isinstance(v, type) and issubclass(v, enum)}
+        assert exported == variants, enum

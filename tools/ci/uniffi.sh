@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# CI for the UniFFI bindings (issue 7). Builds concordia-uniffi (cdylib + the pinned
+# `uniffi-bindgen` binary of the crate), regenerates the Swift and Kotlin bindings and
+# fails if the committed copies differ, then generates the Python bindings into a
+# temporary folder, loads the built cdylib and runs ffi-uniffi/tests/test_uniffi_python.py
+# (every export and error variant, the conformance suite through verify_profile, the
+# `concordia demo` transcript and attestation).
+#
+#   tools/ci/uniffi.sh               # check (CI)
+#   tools/ci/uniffi.sh --regenerate  # rewrite the committed Swift/Kotlin bindings
+#
+# Idempotent; run from anywhere. Needs cargo and python3 (+ venv, installed if missing).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+
+readonly LIB=target/debug/libconcordia_uniffi.so
+readonly BINDGEN=target/debug/uniffi-bindgen
+readonly SWIFT_SOURCES=bindings-swift/Sources/Concordia
+readonly SWIFT_HEADERS=bindings-swift/Headers/ConcordiaFFI
+readonly KOTLIN_DIR=ffi-uniffi/bindings/kotlin
+readonly KOTLIN_FILE=io/github/concordia_rs/concordia/concordia_uniffi.kt
+# The XCTest fixtures are this demo's output (the Python test runs the same command).
+readonly DEMO_FIXTURES=bindings-swift/Tests/ConcordiaTests/Fixtures/demo
+readonly DEMO_ARGS=(--seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f --now 2026-01-02T03:04:05Z)
+regenerate=false
+[[ "${1:-}" == "--regenerate" ]] && regenerate=true
+started=$SECONDS
+
+step() {
+    echo "==> $*"
+    "$@"
+}
+
+ensure_python_venv() {
+    if python3 -c 'import venv, ensurepip' 2>/dev/null; then
+        echo "==> python3 venv: present"
+    else
+        echo "==> apt-get install python3-venv"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    fi
+}
+
+build() {
+    # Debug profile: shares the workspace target dir with `cargo test --workspace`.
+    step cargo build --locked -p concordia-uniffi --features cli
+    # The demo transcript comes from the release CLI (.ci/run has usually built it).
+    step cargo build --locked --release -p concordia-cli
+}
+
+generate() { # <language>... <out-dir>
+    local out="${*: -1}" langs=("${@:1:$#-1}") args=()
+    for l in "${langs[@]}"; do args+=(--language "$l"); done
+    "$BINDGEN" generate --library "$LIB" "${args[@]}" --no-format --out-dir "$out" >/dev/null
+}
+
+check_drift() {
+    local gen
+    gen="$(mktemp -d)"
+    trap 'rm -rf "$gen"' RETURN
+    echo "==> uniffi-bindgen generate --language swift --language kotlin (--no-format)"
+    generate swift kotlin "$gen"
+    echo "==> concordia demo ${DEMO_ARGS[*]} (XCTest fixtures)"
+    target/release/concordia demo "${DEMO_ARGS[@]}" --out "$gen/demo" >/dev/null
+    # Layout of the committed copies: the Swift source target, the C module of the
+    # XCFramework (header + module map, in a subfolder so that several XCFrameworks'
+    # module maps cannot collide), and the Kotlin package tree.
+    local -a pairs=(
+        "$gen/Concordia.swift" "$SWIFT_SOURCES/Concordia.swift"
+        "$gen/ConcordiaFFI.h" "$SWIFT_HEADERS/ConcordiaFFI.h"
+        "$gen/ConcordiaFFI.modulemap" "$SWIFT_HEADERS/module.modulemap"
+        "$gen/$KOTLIN_FILE" "$KOTLIN_DIR/$KOTLIN_FILE"
+        "$gen/demo/transcript.json" "$DEMO_FIXTURES/transcript.json"
+        "$gen/demo/keys.json" "$DEMO_FIXTURES/keys.json"
+        "$gen/demo/attestation.json" "$DEMO_FIXTURES/attestation.json"
+    )
+    if $regenerate; then
+        for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+            mkdir -p "$(dirname "${pairs[i + 1]}")"
+            cp "${pairs[i]}" "${pairs[i + 1]}"
+            echo "wrote ${pairs[i + 1]}"
+        done
+        return
+    fi
+    local stale=0
+    for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+        if ! diff -u "${pairs[i + 1]}" "${pairs[i]}" >"$gen/diff" 2>&1; then
+            head -40 "$gen/diff" >&2
+            echo "STALE: ${pairs[i + 1]}" >&2
+            stale=1
+        fi
+    done
+    if ((stale)); then
+        echo "committed bindings differ from the pinned uniffi-bindgen's output: run tools/ci/uniffi.sh --regenerate" >&2
+        exit 1
+    fi
+    echo "Swift and Kotlin bindings and the XCTest demo fixtures are up to date ($((${#pairs[@]} / 2)) files)"
+}
+
+python_tests() {
+    local py
+    py="$(mktemp -d)"
+    trap 'rm -rf "$py"' RETURN
+    echo "==> uniffi-bindgen generate --language python -> $py"
+    generate python "$py"
+    cp "$LIB" "$py/"
+    step tools/setup-venv.sh
+    CONCORDIA_UNIFFI_PY="$py" CONCORDIA_CLI="$root/target/release/concordia" PYTHONDONTWRITEBYTECODE=1 \
+        step .venv/bin/pytest -q -p no:cacheprovider ffi-uniffi/tests/test_uniffi_python.py
+}
+
+ensure_python_venv
+build
+check_drift
+$regenerate && exit 0
+python_tests
+echo "==> uniffi CI passed in $((SECONDS - started))s"
