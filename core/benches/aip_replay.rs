@@ -54,8 +54,8 @@ fn replay(c: &mut Criterion) {
             for _ in 0..BATCH {
                 k += 1;
                 let now = clock.tick();
-                let id = if k % 4 == 0 { recent[(k / 4) % 64] } else { next_id(&mut seed) };
-                if k % 4 != 0 {
+                let id = if k.is_multiple_of(4) { recent[(k / 4) % 64] } else { next_id(&mut seed) };
+                if !k.is_multiple_of(4) {
                     recent[k % 64] = id;
                 }
                 let _ = black_box(w.check(black_box(id), now, now));

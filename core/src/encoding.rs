@@ -141,8 +141,8 @@ fn base64_shape(input: &[u8]) -> Result<(&[u8], usize)> {
     let rem = data.len() % 4;
     let ok = match pad {
         0 => rem != 1,
-        1 => rem == 3 && input.len() % 4 == 0,
-        2 => rem == 2 && input.len() % 4 == 0,
+        1 => rem == 3 && input.len().is_multiple_of(4),
+        2 => rem == 2 && input.len().is_multiple_of(4),
         _ => false,
     };
     if !ok {
@@ -258,7 +258,7 @@ fn hex_val(c: u8, upper_ok: bool) -> Result<u8> {
 }
 
 fn decode_hex_with(input: &[u8], out: &mut [u8], upper_ok: bool) -> Result<usize> {
-    if input.len() % 2 != 0 {
+    if !input.len().is_multiple_of(2) {
         return Err(Error::Encoding("hex length"));
     }
     let needed = input.len() / 2;

@@ -5,7 +5,8 @@
 //! `ProtocolError.Schema("...")`). The message is the core's `Display` text, which names
 //! the rule that failed and, for malformed JSON, the byte offset. docs/adr/0003 explains the
 //! choice. Every variant below is reachable from some export, and the Python-backend
-//! tests trigger each one (except [`SignatureError::Randomness`], see there).
+//! tests trigger each one (except [`SignatureError::Randomness`] and
+//! [`AipError::Randomness`], see there).
 
 use std::fmt;
 
@@ -160,6 +161,54 @@ impl From<Error> for ConsensusError {
             Class::Privacy => ConsensusError::Privacy(m),
             Class::Transition => ConsensusError::Transition(m),
             _ => ConsensusError::Input(m),
+        }
+    }
+}
+
+/// Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
+/// [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
+/// plus [`AipError::Randomness`].
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Error)]
+#[uniffi(flat_error)]
+pub enum AipError {
+    /// Unacceptable input before any rule: malformed JSON, a bad handle or `did:aip`, a
+    /// malformed multikey or base64url, a key or seed that is not 32 bytes, a rank of 0,
+    /// a trust score outside `[0, 1]`.
+    Input(String),
+    /// A fixed capacity is full: a replay window whose every slot holds an id still inside
+    /// the window, more than 4 keys of a kind in a DID Document, more than 256 credential
+    /// edges.
+    Limit(String),
+    /// A DID Document, envelope, credential or proof without the required shape (members,
+    /// UUID v4 `id`, RFC 3339 times, `type` grammar, endpoint URL).
+    Schema(String),
+    /// An envelope or credential signature does not verify, or a sealed body does not open
+    /// (wrong key, tampered body or header). Deliberately without detail.
+    Signature(String),
+    /// An envelope's `from` is not the sender document's `id`; a credential's signer is not
+    /// its issuer, its issuer not a trust anchor, or it is revoked.
+    Binding(String),
+    /// A `created_at` outside the replay window (over 300 s ahead, over 600 s old); a
+    /// credential not yet valid or expired.
+    Temporal(String),
+    /// The operating system's random generator failed (key generation, sealing, message
+    /// ids).
+    Randomness(String),
+}
+flat_error!(AipError { Input, Limit, Schema, Signature, Binding, Temporal, Randomness });
+
+impl From<Error> for AipError {
+    fn from(e: Error) -> Self {
+        let m = e.to_string();
+        match e.class() {
+            Class::Limit => AipError::Limit(m),
+            Class::Schema => AipError::Schema(m),
+            Class::Signature => AipError::Signature(m),
+            Class::Binding => AipError::Binding(m),
+            Class::Temporal => AipError::Temporal(m),
+            // Digest, privacy and transition rules are not part of AIP; a future class
+            // lands here rather than in a panic.
+            _ => AipError::Input(m),
         }
     }
 }

@@ -17,6 +17,9 @@
 //!   [`attestation::verify_attestation`].
 //! * Consensus: [`consensus`] (revision and Markdown digests, invitation summary, room
 //!   commands and their idempotency key, artifact verification).
+//! * AIP: [`aip`] (handles and `did:aip`, DID Documents and route selection,
+//!   [`aip::AipKeyPair`], sealed envelopes, [`aip::AipReplayWindow`], `eddsa-jcs-2022`
+//!   credentials, trust score and ranking).
 //!
 //! Times cross the boundary as the foreign platform's timestamp type (Swift `Date`,
 //! Kotlin `java.time.Instant`, Python `datetime`); the core reads no clock.
@@ -25,6 +28,7 @@
 
 uniffi::setup_scaffolding!();
 
+pub mod aip;
 pub mod attestation;
 pub mod consensus;
 pub mod errors;
@@ -36,7 +40,7 @@ mod util;
 
 use concordia_core::{digest, jcs};
 
-pub use errors::{ConsensusError, JsonError, ProtocolError, SignatureError};
+pub use errors::{AipError, ConsensusError, JsonError, ProtocolError, SignatureError};
 
 /// The library version (`0.1.0`).
 #[uniffi::export]

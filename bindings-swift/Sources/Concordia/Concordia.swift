@@ -645,6 +645,516 @@ fileprivate struct FfiConverterTimestamp: FfiConverterRustBuffer {
 
 
 /**
+ * An AIP agent's key pair: Ed25519 (signs envelopes and credentials; its `did:key` and
+ * `verificationMethod` multikey) and X25519 (opens sealed bodies; its `keyAgreement`
+ * multikey). Immutable, so one object may be shared across threads.
+ */
+public protocol AipKeyPairProtocol: AnyObject, Sendable {
+    
+    /**
+     * The Ed25519 key's `did:key` (a credential issuer).
+     */
+    func didKey()  -> String
+    
+    /**
+     * The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
+     * `publicKeyMultibase`.
+     */
+    func ed25519Multibase()  -> String
+    
+    /**
+     * The 32-byte Ed25519 public key.
+     */
+    func ed25519PublicKey()  -> Data
+    
+    /**
+     * The 32-byte Ed25519 seed. Keep it secret.
+     */
+    func ed25519Seed()  -> Data
+    
+    /**
+     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
+     * [`aip_vc_issue`]).
+     */
+    func signingKey()  -> KeyPair
+    
+    /**
+     * The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
+     * `publicKeyMultibase`.
+     */
+    func x25519Multibase()  -> String
+    
+    /**
+     * The 32-byte X25519 public key.
+     */
+    func x25519PublicKey()  -> Data
+    
+    /**
+     * The 32-byte X25519 private key. Keep it secret.
+     */
+    func x25519Secret()  -> Data
+    
+}
+/**
+ * An AIP agent's key pair: Ed25519 (signs envelopes and credentials; its `did:key` and
+ * `verificationMethod` multikey) and X25519 (opens sealed bodies; its `keyAgreement`
+ * multikey). Immutable, so one object may be shared across threads.
+ */
+open class AipKeyPair: AipKeyPairProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_concordia_uniffi_fn_clone_aipkeypair(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_concordia_uniffi_fn_free_aipkeypair(handle, $0) }
+    }
+
+    
+    /**
+     * The key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
+     * `ed25519_seed_hex` and `x25519_secret_hex` of a `concordia aip keygen` key file).
+     */
+public static func fromSeeds(ed25519Seed: Data, x25519Secret: Data)throws  -> AipKeyPair  {
+    return try  FfiConverterTypeAipKeyPair_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_seeds(
+        FfiConverterData.lower(ed25519Seed),
+        FfiConverterData.lower(x25519Secret),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * A new key pair from operating system randomness: an Ed25519 seed, and the X25519
+     * key pair RFC 9180 `DeriveKeyPair` makes of 32 more random bytes. Keep
+     * `ed25519_seed()` and `x25519_secret()` to restore it.
+     */
+public static func generate()throws  -> AipKeyPair  {
+    return try  FfiConverterTypeAipKeyPair_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_aipkeypair_generate(uniffiCallStatus
+    )
+})
+}
+    
+
+    
+    /**
+     * The Ed25519 key's `did:key` (a credential issuer).
+     */
+open func didKey() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_did_key(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
+     * `publicKeyMultibase`.
+     */
+open func ed25519Multibase() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_multibase(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The 32-byte Ed25519 public key.
+     */
+open func ed25519PublicKey() -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_public_key(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The 32-byte Ed25519 seed. Keep it secret.
+     */
+open func ed25519Seed() -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_seed(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
+     * [`aip_vc_issue`]).
+     */
+open func signingKey() -> KeyPair  {
+    return try!  FfiConverterTypeKeyPair_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_signing_key(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
+     * `publicKeyMultibase`.
+     */
+open func x25519Multibase() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_multibase(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The 32-byte X25519 public key.
+     */
+open func x25519PublicKey() -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_public_key(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The 32-byte X25519 private key. Keep it secret.
+     */
+open func x25519Secret() -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_secret(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipKeyPair: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = AipKeyPair
+
+    public static func lift(_ handle: UInt64) throws -> AipKeyPair {
+        return AipKeyPair(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: AipKeyPair) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipKeyPair {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: AipKeyPair, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipKeyPair_lift(_ handle: UInt64) throws -> AipKeyPair {
+    return try FfiConverterTypeAipKeyPair.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipKeyPair_lower(_ value: AipKeyPair) -> UInt64 {
+    return FfiConverterTypeAipKeyPair.lower(value)
+}
+
+
+
+
+
+
+/**
+ * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
+ * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * a failed check leaves it unchanged.
+ */
+public protocol AipReplayWindowProtocol: AnyObject, Sendable {
+    
+    /**
+     * The fixed capacity (1,024, 16,384 or 65,536).
+     */
+    func capacity()  -> UInt64
+    
+    /**
+     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
+     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
+     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
+     * still inside the window) errors. A `now` earlier than one already seen counts as
+     * the latest seen.
+     */
+    func check(id: String, createdAt: String, now: Date) throws  -> AipVerdict
+    
+    /**
+     * Whether the id (a lowercase UUID v4) is remembered.
+     */
+    func contains(id: String) throws  -> Bool
+    
+    /**
+     * True when no id is remembered.
+     */
+    func isEmpty()  -> Bool
+    
+    /**
+     * Ids currently remembered.
+     */
+    func len()  -> UInt64
+    
+}
+/**
+ * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
+ * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * a failed check leaves it unchanged.
+ */
+open class AipReplayWindow: AipReplayWindowProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_concordia_uniffi_fn_clone_aipreplaywindow(self.handle, $0) }
+    }
+    /**
+     * An empty window of the given capacity.
+     */
+public convenience init(capacity: AipReplayCapacity)throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_aipreplaywindow_new(
+        FfiConverterTypeAipReplayCapacity_lower(capacity),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_concordia_uniffi_fn_free_aipreplaywindow(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The fixed capacity (1,024, 16,384 or 65,536).
+     */
+open func capacity() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_capacity(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
+     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
+     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
+     * still inside the window) errors. A `now` earlier than one already seen counts as
+     * the latest seen.
+     */
+open func check(id: String, createdAt: String, now: Date)throws  -> AipVerdict  {
+    return try  FfiConverterTypeAipVerdict_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(id),
+        FfiConverterString.lower(createdAt),
+        FfiConverterTimestamp.lower(now),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether the id (a lowercase UUID v4) is remembered.
+     */
+open func contains(id: String)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(id),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * True when no id is remembered.
+     */
+open func isEmpty() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_empty(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Ids currently remembered.
+     */
+open func len() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_len(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipReplayWindow: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = AipReplayWindow
+
+    public static func lift(_ handle: UInt64) throws -> AipReplayWindow {
+        return AipReplayWindow(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: AipReplayWindow) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipReplayWindow {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: AipReplayWindow, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipReplayWindow_lift(_ handle: UInt64) throws -> AipReplayWindow {
+    return try FfiConverterTypeAipReplayWindow.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipReplayWindow_lower(_ value: AipReplayWindow) -> UInt64 {
+    return FfiConverterTypeAipReplayWindow.lower(value)
+}
+
+
+
+
+
+
+/**
  * An Ed25519 key pair. Immutable, so one object may be shared across threads.
  */
 public protocol KeyPairProtocol: AnyObject, Sendable {
@@ -1474,6 +1984,799 @@ public func FfiConverterTypeTranscriptVerifier_lower(_ value: TranscriptVerifier
 }
 
 
+
+
+/**
+ * One search result to rank.
+ */
+public struct AipCandidate: Equatable, Hashable {
+    /**
+     * Rank in the semantic list (from 1), if present there.
+     */
+    public var semanticRank: UInt32?
+    /**
+     * Rank in the full-text list (from 1), if present there.
+     */
+    public var ftsRank: UInt32?
+    /**
+     * Trust score in `[0, 1]`.
+     */
+    public var trustScore: Double
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Rank in the semantic list (from 1), if present there.
+         */semanticRank: UInt32?, 
+        /**
+         * Rank in the full-text list (from 1), if present there.
+         */ftsRank: UInt32?, 
+        /**
+         * Trust score in `[0, 1]`.
+         */trustScore: Double) {
+        self.semanticRank = semanticRank
+        self.ftsRank = ftsRank
+        self.trustScore = trustScore
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipCandidate: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipCandidate: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipCandidate {
+        return
+            try AipCandidate(
+                semanticRank: FfiConverterOptionUInt32.read(from: &buf), 
+                ftsRank: FfiConverterOptionUInt32.read(from: &buf), 
+                trustScore: FfiConverterDouble.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipCandidate, into buf: inout [UInt8]) {
+        FfiConverterOptionUInt32.write(value.semanticRank, into: &buf)
+        FfiConverterOptionUInt32.write(value.ftsRank, into: &buf)
+        FfiConverterDouble.write(value.trustScore, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipCandidate_lift(_ buf: RustBuffer) throws -> AipCandidate {
+    return try FfiConverterTypeAipCandidate.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipCandidate_lower(_ value: AipCandidate) -> RustBuffer {
+    return FfiConverterTypeAipCandidate.lower(value)
+}
+
+
+/**
+ * One verified credential of the trust graph: `issuer` vouches for `subject`.
+ */
+public struct AipCredentialEdge: Equatable, Hashable {
+    /**
+     * Issuer DID.
+     */
+    public var issuer: String
+    /**
+     * Subject DID.
+     */
+    public var subject: String
+    /**
+     * Whether the credential has been revoked.
+     */
+    public var revoked: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Issuer DID.
+         */issuer: String, 
+        /**
+         * Subject DID.
+         */subject: String, 
+        /**
+         * Whether the credential has been revoked.
+         */revoked: Bool = false) {
+        self.issuer = issuer
+        self.subject = subject
+        self.revoked = revoked
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipCredentialEdge: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipCredentialEdge: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipCredentialEdge {
+        return
+            try AipCredentialEdge(
+                issuer: FfiConverterString.read(from: &buf), 
+                subject: FfiConverterString.read(from: &buf), 
+                revoked: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipCredentialEdge, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.issuer, into: &buf)
+        FfiConverterString.write(value.subject, into: &buf)
+        FfiConverterBool.write(value.revoked, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipCredentialEdge_lift(_ buf: RustBuffer) throws -> AipCredentialEdge {
+    return try FfiConverterTypeAipCredentialEdge.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipCredentialEdge_lower(_ value: AipCredentialEdge) -> RustBuffer {
+    return FfiConverterTypeAipCredentialEdge.lower(value)
+}
+
+
+/**
+ * The DID Document subset AIP reads.
+ */
+public struct AipDidDocument: Equatable, Hashable {
+    /**
+     * `id`, a `did:aip` DID.
+     */
+    public var id: String
+    /**
+     * The handle the `id` names.
+     */
+    public var subject: AipHandle
+    /**
+     * `route_mode`.
+     */
+    public var routeMode: AipRouteMode
+    /**
+     * `endpoint`.
+     */
+    public var endpoint: String
+    /**
+     * The 32-byte Ed25519 keys of `verificationMethod` (at least one), in document order.
+     */
+    public var signingKeys: [Data]
+    /**
+     * The 32-byte X25519 keys of `keyAgreement`, in document order.
+     */
+    public var agreementKeys: [Data]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `id`, a `did:aip` DID.
+         */id: String, 
+        /**
+         * The handle the `id` names.
+         */subject: AipHandle, 
+        /**
+         * `route_mode`.
+         */routeMode: AipRouteMode, 
+        /**
+         * `endpoint`.
+         */endpoint: String, 
+        /**
+         * The 32-byte Ed25519 keys of `verificationMethod` (at least one), in document order.
+         */signingKeys: [Data], 
+        /**
+         * The 32-byte X25519 keys of `keyAgreement`, in document order.
+         */agreementKeys: [Data]) {
+        self.id = id
+        self.subject = subject
+        self.routeMode = routeMode
+        self.endpoint = endpoint
+        self.signingKeys = signingKeys
+        self.agreementKeys = agreementKeys
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipDidDocument: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipDidDocument: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipDidDocument {
+        return
+            try AipDidDocument(
+                id: FfiConverterString.read(from: &buf), 
+                subject: FfiConverterTypeAipHandle.read(from: &buf), 
+                routeMode: FfiConverterTypeAipRouteMode.read(from: &buf), 
+                endpoint: FfiConverterString.read(from: &buf), 
+                signingKeys: FfiConverterSequenceData.read(from: &buf), 
+                agreementKeys: FfiConverterSequenceData.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipDidDocument, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterTypeAipHandle.write(value.subject, into: &buf)
+        FfiConverterTypeAipRouteMode.write(value.routeMode, into: &buf)
+        FfiConverterString.write(value.endpoint, into: &buf)
+        FfiConverterSequenceData.write(value.signingKeys, into: &buf)
+        FfiConverterSequenceData.write(value.agreementKeys, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipDidDocument_lift(_ buf: RustBuffer) throws -> AipDidDocument {
+    return try FfiConverterTypeAipDidDocument.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipDidDocument_lower(_ value: AipDidDocument) -> RustBuffer {
+    return FfiConverterTypeAipDidDocument.lower(value)
+}
+
+
+/**
+ * An agent handle in every spelling AIP uses.
+ */
+public struct AipHandle: Equatable, Hashable {
+    /**
+     * The agent name (before `#`).
+     */
+    public var name: String
+    /**
+     * The registry domain (after `#`).
+     */
+    public var domain: String
+    /**
+     * `name#domain`.
+     */
+    public var handle: String
+    /**
+     * The URL form `name%23domain`.
+     */
+    public var urlForm: String
+    /**
+     * `@name@domain`.
+     */
+    public var atForm: String
+    /**
+     * `did:aip:<domain>:<name>`.
+     */
+    public var did: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The agent name (before `#`).
+         */name: String, 
+        /**
+         * The registry domain (after `#`).
+         */domain: String, 
+        /**
+         * `name#domain`.
+         */handle: String, 
+        /**
+         * The URL form `name%23domain`.
+         */urlForm: String, 
+        /**
+         * `@name@domain`.
+         */atForm: String, 
+        /**
+         * `did:aip:<domain>:<name>`.
+         */did: String) {
+        self.name = name
+        self.domain = domain
+        self.handle = handle
+        self.urlForm = urlForm
+        self.atForm = atForm
+        self.did = did
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipHandle: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipHandle: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipHandle {
+        return
+            try AipHandle(
+                name: FfiConverterString.read(from: &buf), 
+                domain: FfiConverterString.read(from: &buf), 
+                handle: FfiConverterString.read(from: &buf), 
+                urlForm: FfiConverterString.read(from: &buf), 
+                atForm: FfiConverterString.read(from: &buf), 
+                did: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipHandle, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.domain, into: &buf)
+        FfiConverterString.write(value.handle, into: &buf)
+        FfiConverterString.write(value.urlForm, into: &buf)
+        FfiConverterString.write(value.atForm, into: &buf)
+        FfiConverterString.write(value.did, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipHandle_lift(_ buf: RustBuffer) throws -> AipHandle {
+    return try FfiConverterTypeAipHandle.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipHandle_lower(_ value: AipHandle) -> RustBuffer {
+    return FfiConverterTypeAipHandle.lower(value)
+}
+
+
+/**
+ * The signed header of an envelope.
+ */
+public struct AipHeader: Equatable, Hashable {
+    /**
+     * `id`: a lowercase UUID v4.
+     */
+    public var id: String
+    /**
+     * `from`: the sender's `did:aip`.
+     */
+    public var from: String
+    /**
+     * `to`: the recipient's `did:aip`.
+     */
+    public var to: String
+    /**
+     * `type`, e.g. `aip.commerce.offer.request`.
+     */
+    public var messageType: String
+    /**
+     * `created_at`: RFC 3339.
+     */
+    public var createdAt: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `id`: a lowercase UUID v4.
+         */id: String, 
+        /**
+         * `from`: the sender's `did:aip`.
+         */from: String, 
+        /**
+         * `to`: the recipient's `did:aip`.
+         */to: String, 
+        /**
+         * `type`, e.g. `aip.commerce.offer.request`.
+         */messageType: String, 
+        /**
+         * `created_at`: RFC 3339.
+         */createdAt: String) {
+        self.id = id
+        self.from = from
+        self.to = to
+        self.messageType = messageType
+        self.createdAt = createdAt
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipHeader: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipHeader: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipHeader {
+        return
+            try AipHeader(
+                id: FfiConverterString.read(from: &buf), 
+                from: FfiConverterString.read(from: &buf), 
+                to: FfiConverterString.read(from: &buf), 
+                messageType: FfiConverterString.read(from: &buf), 
+                createdAt: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipHeader, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.from, into: &buf)
+        FfiConverterString.write(value.to, into: &buf)
+        FfiConverterString.write(value.messageType, into: &buf)
+        FfiConverterString.write(value.createdAt, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipHeader_lift(_ buf: RustBuffer) throws -> AipHeader {
+    return try FfiConverterTypeAipHeader.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipHeader_lower(_ value: AipHeader) -> RustBuffer {
+    return FfiConverterTypeAipHeader.lower(value)
+}
+
+
+/**
+ * An opened envelope.
+ */
+public struct AipOpened: Equatable, Hashable {
+    /**
+     * The verified header.
+     */
+    public var header: AipHeader
+    /**
+     * The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+     */
+    public var bodyJson: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The verified header.
+         */header: AipHeader, 
+        /**
+         * The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+         */bodyJson: String) {
+        self.header = header
+        self.bodyJson = bodyJson
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipOpened: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipOpened: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipOpened {
+        return
+            try AipOpened(
+                header: FfiConverterTypeAipHeader.read(from: &buf), 
+                bodyJson: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipOpened, into buf: inout [UInt8]) {
+        FfiConverterTypeAipHeader.write(value.header, into: &buf)
+        FfiConverterString.write(value.bodyJson, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipOpened_lift(_ buf: RustBuffer) throws -> AipOpened {
+    return try FfiConverterTypeAipOpened.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipOpened_lower(_ value: AipOpened) -> RustBuffer {
+    return FfiConverterTypeAipOpened.lower(value)
+}
+
+
+/**
+ * A ranked result.
+ */
+public struct AipRanked: Equatable, Hashable {
+    /**
+     * Position of the candidate in the input list.
+     */
+    public var index: UInt64
+    /**
+     * Its Reciprocal Rank Fusion score.
+     */
+    public var rrf: Double
+    /**
+     * Its final score, `rrf * (1 + 0.3 * trust_score)`.
+     */
+    public var finalScore: Double
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Position of the candidate in the input list.
+         */index: UInt64, 
+        /**
+         * Its Reciprocal Rank Fusion score.
+         */rrf: Double, 
+        /**
+         * Its final score, `rrf * (1 + 0.3 * trust_score)`.
+         */finalScore: Double) {
+        self.index = index
+        self.rrf = rrf
+        self.finalScore = finalScore
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipRanked: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipRanked: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipRanked {
+        return
+            try AipRanked(
+                index: FfiConverterUInt64.read(from: &buf), 
+                rrf: FfiConverterDouble.read(from: &buf), 
+                finalScore: FfiConverterDouble.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipRanked, into buf: inout [UInt8]) {
+        FfiConverterUInt64.write(value.index, into: &buf)
+        FfiConverterDouble.write(value.rrf, into: &buf)
+        FfiConverterDouble.write(value.finalScore, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipRanked_lift(_ buf: RustBuffer) throws -> AipRanked {
+    return try FfiConverterTypeAipRanked.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipRanked_lower(_ value: AipRanked) -> RustBuffer {
+    return FfiConverterTypeAipRanked.lower(value)
+}
+
+
+/**
+ * The header fields a sender chooses; `to` is the recipient document's `id`.
+ */
+public struct AipSealHeader: Equatable, Hashable {
+    /**
+     * `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+     */
+    public var id: String
+    /**
+     * `from`: the sender's `did:aip` (its DID Document lists the sender key's Ed25519
+     * public key).
+     */
+    public var from: String
+    /**
+     * `type`: 1 to 128 characters from `a-z 0-9 . _ -`, starting with a letter.
+     */
+    public var messageType: String
+    /**
+     * `created_at`: RFC 3339, e.g. `2026-05-10T14:25:00Z` (the library reads no clock).
+     */
+    public var createdAt: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+         */id: String, 
+        /**
+         * `from`: the sender's `did:aip` (its DID Document lists the sender key's Ed25519
+         * public key).
+         */from: String, 
+        /**
+         * `type`: 1 to 128 characters from `a-z 0-9 . _ -`, starting with a letter.
+         */messageType: String, 
+        /**
+         * `created_at`: RFC 3339, e.g. `2026-05-10T14:25:00Z` (the library reads no clock).
+         */createdAt: String) {
+        self.id = id
+        self.from = from
+        self.messageType = messageType
+        self.createdAt = createdAt
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipSealHeader: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipSealHeader: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipSealHeader {
+        return
+            try AipSealHeader(
+                id: FfiConverterString.read(from: &buf), 
+                from: FfiConverterString.read(from: &buf), 
+                messageType: FfiConverterString.read(from: &buf), 
+                createdAt: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipSealHeader, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.from, into: &buf)
+        FfiConverterString.write(value.messageType, into: &buf)
+        FfiConverterString.write(value.createdAt, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipSealHeader_lift(_ buf: RustBuffer) throws -> AipSealHeader {
+    return try FfiConverterTypeAipSealHeader.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipSealHeader_lower(_ value: AipSealHeader) -> RustBuffer {
+    return FfiConverterTypeAipSealHeader.lower(value)
+}
+
+
+/**
+ * A verified credential.
+ */
+public struct AipVerifiedCredential: Equatable, Hashable {
+    /**
+     * The issuer DID (a `did:key`).
+     */
+    public var issuer: String
+    /**
+     * `credentialSubject.id`, when present.
+     */
+    public var subject: String?
+    /**
+     * The 32-byte Ed25519 key that signed.
+     */
+    public var publicKey: Data
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The issuer DID (a `did:key`).
+         */issuer: String, 
+        /**
+         * `credentialSubject.id`, when present.
+         */subject: String?, 
+        /**
+         * The 32-byte Ed25519 key that signed.
+         */publicKey: Data) {
+        self.issuer = issuer
+        self.subject = subject
+        self.publicKey = publicKey
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipVerifiedCredential: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipVerifiedCredential: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipVerifiedCredential {
+        return
+            try AipVerifiedCredential(
+                issuer: FfiConverterString.read(from: &buf), 
+                subject: FfiConverterOptionString.read(from: &buf), 
+                publicKey: FfiConverterData.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipVerifiedCredential, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.issuer, into: &buf)
+        FfiConverterOptionString.write(value.subject, into: &buf)
+        FfiConverterData.write(value.publicKey, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipVerifiedCredential_lift(_ buf: RustBuffer) throws -> AipVerifiedCredential {
+    return try FfiConverterTypeAipVerifiedCredential.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipVerifiedCredential_lower(_ value: AipVerifiedCredential) -> RustBuffer {
+    return FfiConverterTypeAipVerifiedCredential.lower(value)
+}
 
 
 /**
@@ -2530,6 +3833,574 @@ public func FfiConverterTypeTranscriptSummary_lift(_ buf: RustBuffer) throws -> 
 public func FfiConverterTypeTranscriptSummary_lower(_ value: TranscriptSummary) -> RustBuffer {
     return FfiConverterTypeTranscriptSummary.lower(value)
 }
+
+
+/**
+ * Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
+ * [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
+ * plus [`AipError::Randomness`].
+ */
+public 
+enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * Unacceptable input before any rule: malformed JSON, a bad handle or `did:aip`, a
+     * malformed multikey or base64url, a key or seed that is not 32 bytes, a rank of 0,
+     * a trust score outside `[0, 1]`.
+     */
+    case Input(message: String)
+    
+    /**
+     * A fixed capacity is full: a replay window whose every slot holds an id still inside
+     * the window, more than 4 keys of a kind in a DID Document, more than 256 credential
+     * edges.
+     */
+    case Limit(message: String)
+    
+    /**
+     * A DID Document, envelope, credential or proof without the required shape (members,
+     * UUID v4 `id`, RFC 3339 times, `type` grammar, endpoint URL).
+     */
+    case Schema(message: String)
+    
+    /**
+     * An envelope or credential signature does not verify, or a sealed body does not open
+     * (wrong key, tampered body or header). Deliberately without detail.
+     */
+    case Signature(message: String)
+    
+    /**
+     * An envelope's `from` is not the sender document's `id`; a credential's signer is not
+     * its issuer, its issuer not a trust anchor, or it is revoked.
+     */
+    case Binding(message: String)
+    
+    /**
+     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old); a
+     * credential not yet valid or expired.
+     */
+    case Temporal(message: String)
+    
+    /**
+     * The operating system's random generator failed (key generation, sealing, message
+     * ids).
+     */
+    case Randomness(message: String)
+    
+
+    
+
+    
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension AipError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipError: FfiConverterRustBuffer {
+    typealias SwiftType = AipError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .Input(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .Limit(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .Schema(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 4: return .Signature(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 5: return .Binding(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 6: return .Temporal(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 7: return .Randomness(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
+
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AipError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        case .Input(_ /* message is ignored*/):
+            writeInt(&buf, Int32(1))
+        case .Limit(_ /* message is ignored*/):
+            writeInt(&buf, Int32(2))
+        case .Schema(_ /* message is ignored*/):
+            writeInt(&buf, Int32(3))
+        case .Signature(_ /* message is ignored*/):
+            writeInt(&buf, Int32(4))
+        case .Binding(_ /* message is ignored*/):
+            writeInt(&buf, Int32(5))
+        case .Temporal(_ /* message is ignored*/):
+            writeInt(&buf, Int32(6))
+        case .Randomness(_ /* message is ignored*/):
+            writeInt(&buf, Int32(7))
+
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipError_lift(_ buf: RustBuffer) throws -> AipError {
+    return try FfiConverterTypeAipError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipError_lower(_ value: AipError) -> RustBuffer {
+    return FfiConverterTypeAipError.lower(value)
+}
+
+
+/**
+ * The fixed capacity of an [`AipReplayWindow`]: the most ids it remembers at once (ids
+ * are kept for 600 s, so capacity / 600 is the sustained message rate it accepts).
+ */
+
+public enum AipReplayCapacity: Equatable, Hashable {
+    
+    /**
+     * 1,024 ids (about 56 KiB).
+     */
+    case small
+    /**
+     * 16,384 ids (about 0.9 MiB).
+     */
+    case medium
+    /**
+     * 65,536 ids (about 3.5 MiB).
+     */
+    case large
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AipReplayCapacity: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipReplayCapacity: FfiConverterRustBuffer {
+    typealias SwiftType = AipReplayCapacity
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipReplayCapacity {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .small
+        
+        case 2: return .medium
+        
+        case 3: return .large
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AipReplayCapacity, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .small:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .medium:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .large:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipReplayCapacity_lift(_ buf: RustBuffer) throws -> AipReplayCapacity {
+    return try FfiConverterTypeAipReplayCapacity.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipReplayCapacity_lower(_ value: AipReplayCapacity) -> RustBuffer {
+    return FfiConverterTypeAipReplayCapacity.lower(value)
+}
+
+
+
+/**
+ * Where to deliver, as decided by [`aip_select_route`].
+ */
+
+public enum AipRoute: Equatable, Hashable {
+    
+    /**
+     * POST to `endpoint`.
+     */
+    case direct(
+        /**
+         * The document's endpoint.
+         */endpoint: String
+    )
+    /**
+     * Publish through a relay: the document's endpoint when its route mode is `relay`,
+     * `None` when a direct endpoint is unreachable (the sender's own hub relays by
+     * domain).
+     */
+    case relay(
+        /**
+         * The relay endpoint, if the document names one.
+         */endpoint: String?
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AipRoute: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipRoute: FfiConverterRustBuffer {
+    typealias SwiftType = AipRoute
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipRoute {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .direct(endpoint: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .relay(endpoint: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AipRoute, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .direct(endpoint):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(endpoint, into: &buf)
+            
+        
+        case let .relay(endpoint):
+            writeInt(&buf, Int32(2))
+            FfiConverterOptionString.write(endpoint, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipRoute_lift(_ buf: RustBuffer) throws -> AipRoute {
+    return try FfiConverterTypeAipRoute.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipRoute_lower(_ value: AipRoute) -> RustBuffer {
+    return FfiConverterTypeAipRoute.lower(value)
+}
+
+
+
+/**
+ * How messages reach an agent (`route_mode`).
+ */
+
+public enum AipRouteMode: Equatable, Hashable {
+    
+    /**
+     * HTTP POST to the agent's endpoint.
+     */
+    case direct
+    /**
+     * A relay hub's durable stream.
+     */
+    case relay
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AipRouteMode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipRouteMode: FfiConverterRustBuffer {
+    typealias SwiftType = AipRouteMode
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipRouteMode {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .direct
+        
+        case 2: return .relay
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AipRouteMode, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .direct:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .relay:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipRouteMode_lift(_ buf: RustBuffer) throws -> AipRouteMode {
+    return try FfiConverterTypeAipRouteMode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipRouteMode_lower(_ value: AipRouteMode) -> RustBuffer {
+    return FfiConverterTypeAipRouteMode.lower(value)
+}
+
+
+
+/**
+ * An interaction outcome for the trust score.
+ */
+
+public enum AipTrustEvent: Equatable, Hashable {
+    
+    /**
+     * A successful, valid interaction.
+     */
+    case success
+    /**
+     * A failed interaction or a validation error.
+     */
+    case failure
+    /**
+     * A credential of the agent was revoked.
+     */
+    case revocation
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AipTrustEvent: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipTrustEvent: FfiConverterRustBuffer {
+    typealias SwiftType = AipTrustEvent
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipTrustEvent {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .success
+        
+        case 2: return .failure
+        
+        case 3: return .revocation
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AipTrustEvent, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .success:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .failure:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .revocation:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipTrustEvent_lift(_ buf: RustBuffer) throws -> AipTrustEvent {
+    return try FfiConverterTypeAipTrustEvent.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipTrustEvent_lower(_ value: AipTrustEvent) -> RustBuffer {
+    return FfiConverterTypeAipTrustEvent.lower(value)
+}
+
+
+
+/**
+ * The outcome of an accepted replay check.
+ */
+
+public enum AipVerdict: Equatable, Hashable {
+    
+    /**
+     * First sighting: process the message.
+     */
+    case fresh
+    /**
+     * Already seen inside the window: acknowledge, do not process again.
+     */
+    case duplicate
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AipVerdict: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipVerdict: FfiConverterRustBuffer {
+    typealias SwiftType = AipVerdict
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipVerdict {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .fresh
+        
+        case 2: return .duplicate
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AipVerdict, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .fresh:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .duplicate:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipVerdict_lift(_ buf: RustBuffer) throws -> AipVerdict {
+    return try FfiConverterTypeAipVerdict.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipVerdict_lower(_ value: AipVerdict) -> RustBuffer {
+    return FfiConverterTypeAipVerdict.lower(value)
+}
+
 
 
 /**
@@ -3720,6 +5591,30 @@ public func FfiConverterTypeValidity_lower(_ value: Validity) -> RustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionUInt32: FfiConverterRustBuffer {
+    typealias SwiftType = UInt32?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterUInt32.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterUInt32.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
     typealias SwiftType = UInt64?
 
@@ -3816,6 +5711,30 @@ fileprivate struct FfiConverterOptionTypeTiming: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
+    typealias SwiftType = [String]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
     typealias SwiftType = [String]
 
@@ -3833,6 +5752,106 @@ fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterString.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceData: FfiConverterRustBuffer {
+    typealias SwiftType = [Data]
+
+    public static func write(_ value: [Data], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterData.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Data] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Data]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterData.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeAipCandidate: FfiConverterRustBuffer {
+    typealias SwiftType = [AipCandidate]
+
+    public static func write(_ value: [AipCandidate], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeAipCandidate.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [AipCandidate] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [AipCandidate]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeAipCandidate.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeAipCredentialEdge: FfiConverterRustBuffer {
+    typealias SwiftType = [AipCredentialEdge]
+
+    public static func write(_ value: [AipCredentialEdge], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeAipCredentialEdge.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [AipCredentialEdge] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [AipCredentialEdge]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeAipCredentialEdge.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeAipRanked: FfiConverterRustBuffer {
+    typealias SwiftType = [AipRanked]
+
+    public static func write(_ value: [AipRanked], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeAipRanked.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [AipRanked] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [AipRanked]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeAipRanked.read(from: &buf))
         }
         return seq
     }
@@ -3912,6 +5931,31 @@ fileprivate struct FfiConverterSequenceTypeSigner: FfiConverterRustBuffer {
         return seq
     }
 }
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer {
+    typealias SwiftType = [AipTrustEvent]
+
+    public static func write(_ value: [AipTrustEvent], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeAipTrustEvent.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [AipTrustEvent] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [AipTrustEvent]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeAipTrustEvent.read(from: &buf))
+        }
+        return seq
+    }
+}
 /**
  * The RFC 8785 canonical form of the JSON text `json`. The input is read strictly
  * (RFC 8259 + I-JSON: no duplicate names, no lone surrogates, no `-0`, no integers
@@ -3944,6 +5988,242 @@ public func version() -> String  {
     return try!  FfiConverterString.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_func_version(uniffiCallStatus
+    )
+})
+}
+/**
+ * The `did:key` of an Ed25519 key pair (the `issuer` of the credentials it issues).
+ */
+public func aipDidKey(keyPair: KeyPair) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_did_key(
+        FfiConverterTypeKeyPair_lower(keyPair),uniffiCallStatus
+    )
+})
+}
+/**
+ * The final score `rrf * (1 + 0.3 * trust_score)`, `trust_score` in `[0, 1]`.
+ */
+public func aipFinalScore(rrf: Double, trustScore: Double)throws  -> Double  {
+    return try  FfiConverterDouble.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_final_score(
+        FfiConverterDouble.lower(rrf),
+        FfiConverterDouble.lower(trustScore),uniffiCallStatus
+    )
+})
+}
+/**
+ * The handle of `name` at `domain`, checked against the handle grammar.
+ */
+public func aipHandle(name: String, domain: String)throws  -> AipHandle  {
+    return try  FfiConverterTypeAipHandle_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_handle(
+        FfiConverterString.lower(name),
+        FfiConverterString.lower(domain),uniffiCallStatus
+    )
+})
+}
+/**
+ * A new message id: a lowercase UUID v4 from operating system randomness.
+ */
+public func aipNewMessageId()throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_new_message_id(uniffiCallStatus
+    )
+})
+}
+/**
+ * Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
+ * then opens its body with `recipient`'s X25519 key. The caller compares `header.to`
+ * with its own DID and runs the replay check.
+ */
+public func aipOpen(recipient: AipKeyPair, senderDidDocumentJson: String, envelopeJson: String)throws  -> AipOpened  {
+    return try  FfiConverterTypeAipOpened_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_open(
+        FfiConverterTypeAipKeyPair_lower(recipient),
+        FfiConverterString.lower(senderDidDocumentJson),
+        FfiConverterString.lower(envelopeJson),uniffiCallStatus
+    )
+})
+}
+/**
+ * Reads the AIP subset of a DID Document (JSON text): `id`, `route_mode`, `endpoint`,
+ * the Ed25519 `verificationMethod` and X25519 `keyAgreement` multikeys.
+ */
+public func aipParseDidDocument(didDocumentJson: String)throws  -> AipDidDocument  {
+    return try  FfiConverterTypeAipDidDocument_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_parse_did_document(
+        FfiConverterString.lower(didDocumentJson),uniffiCallStatus
+    )
+})
+}
+/**
+ * Checks an envelope's shape (exactly the seven members, each well-formed) without its
+ * signature or body; returns its header (e.g. for a replay check before opening).
+ */
+public func aipParseEnvelope(envelopeJson: String)throws  -> AipHeader  {
+    return try  FfiConverterTypeAipHeader_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_parse_envelope(
+        FfiConverterString.lower(envelopeJson),uniffiCallStatus
+    )
+})
+}
+/**
+ * Parses a handle written `name#domain`, `name%23domain` (its URL form), `@name@domain`
+ * or `did:aip:<domain>:<name>` (lowercase only).
+ */
+public func aipParseHandle(text: String)throws  -> AipHandle  {
+    return try  FfiConverterTypeAipHandle_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_parse_handle(
+        FfiConverterString.lower(text),uniffiCallStatus
+    )
+})
+}
+/**
+ * Scores and orders `candidates` by final score, descending (ties: higher RRF, then
+ * input order).
+ */
+public func aipRank(candidates: [AipCandidate])throws  -> [AipRanked]  {
+    return try  FfiConverterSequenceTypeAipRanked.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_rank(
+        FfiConverterSequenceTypeAipCandidate.lower(candidates),uniffiCallStatus
+    )
+})
+}
+/**
+ * Reciprocal Rank Fusion, `1 / (60 + semantic_rank) + 1 / (60 + fts_rank)`; a missing
+ * rank contributes 0; ranks start at 1.
+ */
+public func aipRrf(semanticRank: UInt32? = nil, ftsRank: UInt32? = nil)throws  -> Double  {
+    return try  FfiConverterDouble.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_rrf(
+        FfiConverterOptionUInt32.lower(semanticRank),
+        FfiConverterOptionUInt32.lower(ftsRank),uniffiCallStatus
+    )
+})
+}
+/**
+ * Seals `body_json` (written canonical) to the first X25519 `keyAgreement` key of the
+ * recipient's DID Document, signs the envelope with `sender`'s Ed25519 key and returns
+ * it as canonical JSON. The HPKE ephemeral key material comes from the operating system.
+ */
+public func aipSeal(sender: AipKeyPair, recipientDidDocumentJson: String, header: AipSealHeader, bodyJson: String)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_seal(
+        FfiConverterTypeAipKeyPair_lower(sender),
+        FfiConverterString.lower(recipientDidDocumentJson),
+        FfiConverterTypeAipSealHeader_lower(header),
+        FfiConverterString.lower(bodyJson),uniffiCallStatus
+    )
+})
+}
+/**
+ * Chooses how to deliver to the subject of a DID Document: direct when its route mode is
+ * `direct` and the caller found the endpoint reachable, relay otherwise.
+ */
+public func aipSelectRoute(didDocumentJson: String, endpointReachable: Bool)throws  -> AipRoute  {
+    return try  FfiConverterTypeAipRoute_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_select_route(
+        FfiConverterString.lower(didDocumentJson),
+        FfiConverterBool.lower(endpointReachable),uniffiCallStatus
+    )
+})
+}
+/**
+ * The credential ceiling of `subject`: 1 for an anchor, else the best over non-revoked
+ * credential paths from an anchor (at most 4 hops) of 0.5 per hop; 0 without a path.
+ */
+public func aipTrustCeiling(subject: String, edges: [AipCredentialEdge], anchors: [String])throws  -> Double  {
+    return try  FfiConverterDouble.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_trust_ceiling(
+        FfiConverterString.lower(subject),
+        FfiConverterSequenceTypeAipCredentialEdge.lower(edges),
+        FfiConverterSequenceString.lower(anchors),uniffiCallStatus
+    )
+})
+}
+/**
+ * The trust score of a history of events, folded from 0 under `ceiling`.
+ */
+public func aipTrustScore(ceiling: Double, history: [AipTrustEvent]) -> Double  {
+    return try!  FfiConverterDouble.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_trust_score(
+        FfiConverterDouble.lower(ceiling),
+        FfiConverterSequenceTypeAipTrustEvent.lower(history),uniffiCallStatus
+    )
+})
+}
+/**
+ * Applies one event to a trust score under `ceiling`: a success closes 5% of the gap to
+ * the ceiling, a failure halves the score, a revocation zeroes it.
+ */
+public func aipTrustUpdate(score: Double, ceiling: Double, event: AipTrustEvent) -> Double  {
+    return try!  FfiConverterDouble.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_trust_update(
+        FfiConverterDouble.lower(score),
+        FfiConverterDouble.lower(ceiling),
+        FfiConverterTypeAipTrustEvent_lower(event),uniffiCallStatus
+    )
+})
+}
+/**
+ * Adds an `eddsa-jcs-2022` Data Integrity proof to `credential_json` (an object without
+ * `proof` whose `issuer` is `key_pair`'s `did:key`, see [`aip_did_key`]) and returns the
+ * secured credential as canonical JSON. `created` is an optional RFC 3339 time for the
+ * proof.
+ */
+public func aipVcIssue(keyPair: KeyPair, credentialJson: String, created: String? = nil)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_vc_issue(
+        FfiConverterTypeKeyPair_lower(keyPair),
+        FfiConverterString.lower(credentialJson),
+        FfiConverterOptionString.lower(created),uniffiCallStatus
+    )
+})
+}
+/**
+ * Verifies the `eddsa-jcs-2022` proof of a credential (the `did:key` resolved locally),
+ * that the signer is the `issuer`, that the issuer is one of `anchors` (`None`: any
+ * issuer), that the credential `id` is not in `revoked`, and its validity period at `now`
+ * (`None`: not checked).
+ */
+public func aipVcVerify(credentialJson: String, anchors: [String]? = nil, revoked: [String] = [], now: Date? = nil)throws  -> AipVerifiedCredential  {
+    return try  FfiConverterTypeAipVerifiedCredential_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_vc_verify(
+        FfiConverterString.lower(credentialJson),
+        FfiConverterOptionSequenceString.lower(anchors),
+        FfiConverterSequenceString.lower(revoked),
+        FfiConverterOptionTimestamp.lower(now),uniffiCallStatus
+    )
+})
+}
+/**
+ * Verifies an envelope against the sender's DID Document: `from` must be its `id` and
+ * `sig` must verify under one of its Ed25519 keys. Returns the header.
+ */
+public func aipVerifyEnvelope(senderDidDocumentJson: String, envelopeJson: String)throws  -> AipHeader  {
+    return try  FfiConverterTypeAipHeader_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_verify_envelope(
+        FfiConverterString.lower(senderDidDocumentJson),
+        FfiConverterString.lower(envelopeJson),uniffiCallStatus
     )
 })
 }
@@ -4198,6 +6478,60 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_version() != 50689) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_func_aip_did_key() != 33091) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_final_score() != 57430) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_handle() != 18641) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_new_message_id() != 39158) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_open() != 55359) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() != 60883) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_parse_envelope() != 37089) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_parse_handle() != 64789) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_rank() != 38490) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_rrf() != 35414) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_seal() != 9313) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_select_route() != 49521) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_trust_ceiling() != 11089) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_trust_score() != 44839) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_trust_update() != 49935) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_vc_issue() != 48101) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_vc_verify() != 40555) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_verify_envelope() != 44859) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_func_generate_attestation() != 4456) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -4247,6 +6581,45 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_verify_transcript() != 38694) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key() != 678) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_multibase() != 63737) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_public_key() != 57367) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed() != 23583) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() != 11401) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase() != 34957) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_public_key() != 35785) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_secret() != 58114) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_capacity() != 16793) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() != 27802) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() != 62342) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_empty() != 17452) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() != 42373) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_keypair_public_key() != 18284) {
@@ -4319,6 +6692,15 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_transcriptverifier_push() != 48686) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_seeds() != 51755) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_generate() != 47591) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_aipreplaywindow_new() != 33983) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed() != 24037) {

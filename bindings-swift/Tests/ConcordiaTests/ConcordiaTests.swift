@@ -388,3 +388,297 @@ final class ConsensusTests: XCTestCase {
         }
     }
 }
+
+// MARK: - AIP
+
+private let aliceDid = "did:aip:aigentix.org:alice"
+private let bobDid = "did:aip:etagi.ru:bob"
+private let aipCreated = "2026-05-10T14:25:00Z"
+private let aipNow = Date(timeIntervalSince1970: 1_778_423_100)  // 2026-05-10T14:25:00Z
+// RFC 7748 §6.1: Alice's X25519 private and public keys.
+private let rfc7748Secret = Data(hex: "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a")
+private let rfc7748Public = Data(hex: "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a")
+private let uuidV4 = "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
+
+private func aipKeys(_ label: String) throws -> AipKeyPair {
+    try AipKeyPair.fromSeeds(ed25519Seed: derive("aip-ed25519-" + label), x25519Secret: derive("aip-x25519-" + label))
+}
+
+/// JSON text without escaped slashes (DID Document endpoints must be written without
+/// JSON escapes).
+private func plainJSON(_ object: Any) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+}
+
+private func didDoc(
+    _ did: String, _ kp: AipKeyPair, routeMode: String = "relay", endpoint: String? = nil, extra: [String: Any] = [:]
+) throws -> String {
+    let parts = did.split(separator: ":").map(String.init)
+    var doc: [String: Any] = [
+        "@context": ["https://www.w3.org/ns/did/v1"],
+        "id": did,
+        "route_mode": routeMode,
+        "endpoint": endpoint ?? "https://hub.\(parts[2])/relay/\(parts[3])",
+        "verificationMethod": [
+            ["id": did + "#key-1", "type": "Multikey", "controller": did, "publicKeyMultibase": kp.ed25519Multibase()]
+        ],
+        "keyAgreement": [
+            ["id": did + "#x25519-1", "type": "Multikey", "controller": did, "publicKeyMultibase": kp.x25519Multibase()]
+        ],
+    ]
+    doc.merge(extra) { _, new in new }
+    return try plainJSON(doc)
+}
+
+private func sealHeader(
+    id: String? = nil, from: String = aliceDid, messageType: String = "aip.commerce.offer.request", createdAt: String = aipCreated
+) throws -> AipSealHeader {
+    AipSealHeader(id: try id ?? aipNewMessageId(), from: from, messageType: messageType, createdAt: createdAt)
+}
+
+/// Re-signs a (tampered) envelope as its sender would: Ed25519 over the canonical envelope
+/// without `sig`, unpadded base64url.
+private func resign(_ envelope: [String: Any], _ signer: KeyPair) throws -> String {
+    var unsigned = envelope
+    unsigned.removeValue(forKey: "sig")
+    let sig = signer.sign(message: Data(try canonicalize(json: try plainJSON(unsigned)).utf8))
+    unsigned["sig"] = b64url(sig).replacingOccurrences(of: "=", with: "")
+    return try plainJSON(unsigned)
+}
+
+private func credential(_ issuer: String) throws -> String {
+    try plainJSON([
+        "@context": ["https://www.w3.org/ns/credentials/v2"],
+        "id": "urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33",
+        "type": ["VerifiableCredential", "AgentMembershipCredential"],
+        "issuer": issuer,
+        "validFrom": "2026-01-01T00:00:00Z",
+        "validUntil": "2027-01-01T00:00:00Z",
+        "credentialSubject": ["id": aliceDid, "memberOf": "aigentix.org"],
+    ] as [String: Any])
+}
+
+private final class Box<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
+
+final class AipTests: XCTestCase {
+    func testHandles() throws {
+        let h = try aipParseHandle(text: "alice#aigentix.org")
+        XCTAssertEqual(
+            h,
+            AipHandle(
+                name: "alice", domain: "aigentix.org", handle: "alice#aigentix.org", urlForm: "alice%23aigentix.org",
+                atForm: "@alice@aigentix.org", did: aliceDid))
+        for spelling in ["alice%23aigentix.org", "%61lice%23aigentix%2Eorg", "@alice@aigentix.org", aliceDid] {
+            XCTAssertEqual(try aipParseHandle(text: spelling), h)
+        }
+        XCTAssertEqual(try aipHandle(name: "alice", domain: "aigentix.org"), h)
+        for bad in ["Alice#aigentix.org", "alice#localhost", "alice", "did:aip:x.org", "alice%2zaigentix.org"] {
+            assertThrows(AipError.Input) { _ = try aipParseHandle(text: bad) }
+        }
+        assertThrows(AipError.Input) { _ = try aipHandle(name: "", domain: "aigentix.org") }
+    }
+
+    func testKeyPair() throws {
+        let kp = try aipKeys("alice")
+        XCTAssertEqual(kp.ed25519Seed(), derive("aip-ed25519-alice"))
+        XCTAssertEqual(kp.x25519Secret(), derive("aip-x25519-alice"))
+        XCTAssertTrue(kp.ed25519Multibase().hasPrefix("z6Mk"))
+        XCTAssertTrue(kp.x25519Multibase().hasPrefix("z6LS"))
+        XCTAssertEqual(kp.didKey(), "did:key:" + kp.ed25519Multibase())
+        XCTAssertEqual(kp.signingKey().publicKey(), kp.ed25519PublicKey())
+        XCTAssertEqual(aipDidKey(keyPair: kp.signingKey()), kp.didKey())
+        XCTAssertEqual(try AipKeyPair.fromSeeds(ed25519Seed: seed, x25519Secret: rfc7748Secret).x25519PublicKey(), rfc7748Public)
+        // CryptoKit derives the same public keys.
+        XCTAssertEqual(
+            try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: kp.x25519Secret()).publicKey.rawRepresentation,
+            kp.x25519PublicKey())
+        XCTAssertEqual(
+            try Curve25519.Signing.PrivateKey(rawRepresentation: kp.ed25519Seed()).publicKey.rawRepresentation,
+            kp.ed25519PublicKey())
+        let a = try AipKeyPair.generate(), b = try AipKeyPair.generate()
+        XCTAssertNotEqual(a.ed25519Seed(), b.ed25519Seed())
+        XCTAssertNotEqual(a.x25519Secret(), b.x25519Secret())
+        assertThrows(AipError.Input) { _ = try AipKeyPair.fromSeeds(ed25519Seed: Data(count: 31), x25519Secret: Data(count: 32)) }
+        // Raised only when the OS generator fails, which a test cannot cause.
+        XCTAssertEqual(AipError.Randomness(message: "x").errorDescription?.isEmpty, false)
+    }
+
+    func testDidDocumentAndRoute() throws {
+        let kp = try aipKeys("bob")
+        let relay = try didDoc(bobDid, kp)
+        XCTAssertEqual(
+            try aipParseDidDocument(didDocumentJson: relay),
+            AipDidDocument(
+                id: bobDid, subject: try aipParseHandle(text: "bob#etagi.ru"), routeMode: .relay,
+                endpoint: "https://hub.etagi.ru/relay/bob", signingKeys: [kp.ed25519PublicKey()],
+                agreementKeys: [kp.x25519PublicKey()]))
+        let direct = try didDoc(bobDid, kp, routeMode: "direct", endpoint: "https://bob.etagi.ru/aip")
+        XCTAssertEqual(try aipParseDidDocument(didDocumentJson: direct).routeMode, .direct)
+        XCTAssertEqual(try aipSelectRoute(didDocumentJson: relay, endpointReachable: true), .relay(endpoint: "https://hub.etagi.ru/relay/bob"))
+        XCTAssertEqual(try aipSelectRoute(didDocumentJson: direct, endpointReachable: true), .direct(endpoint: "https://bob.etagi.ru/aip"))
+        XCTAssertEqual(try aipSelectRoute(didDocumentJson: direct, endpointReachable: false), .relay(endpoint: nil))
+        assertThrows(AipError.Schema) { _ = try aipParseDidDocument(didDocumentJson: try didDoc(bobDid, kp, routeMode: "carrier-pigeon")) }
+        assertThrows(AipError.Schema) {
+            _ = try aipParseDidDocument(didDocumentJson: try didDoc(bobDid, kp, extra: ["verificationMethod": [Any]()]))
+        }
+        let five = (0..<5).map { ["id": "\(bobDid)#key-\($0)", "type": "Multikey", "publicKeyMultibase": kp.ed25519Multibase()] }
+        assertThrows(AipError.Limit) { _ = try aipParseDidDocument(didDocumentJson: try didDoc(bobDid, kp, extra: ["verificationMethod": five])) }
+        assertThrows(AipError.Input) { _ = try aipParseDidDocument(didDocumentJson: try didDoc(bobDid, kp, extra: ["id": "did:web:etagi.ru"])) }
+        assertThrows(AipError.Input) { _ = try aipParseDidDocument(didDocumentJson: #"{"id": "#) }
+    }
+
+    func testSealOpenRoundTrip() throws {
+        let alice = try aipKeys("alice"), bob = try aipKeys("bob")
+        let aliceDoc = try didDoc(aliceDid, alice), bobDoc = try didDoc(bobDid, bob)
+        let body = #"{"sku": "cam-1", "qty": 2, "price": {"amount": 1.50, "currency": "EUR"}}"#
+        let header = try sealHeader()
+        XCTAssertNotNil(header.id.range(of: uuidV4, options: .regularExpression))
+        let env = try aipSeal(sender: alice, recipientDidDocumentJson: bobDoc, header: header, bodyJson: body)
+        XCTAssertEqual(env, try canonicalize(json: env))
+        let expected = AipHeader(id: header.id, from: aliceDid, to: bobDid, messageType: header.messageType, createdAt: aipCreated)
+        XCTAssertEqual(try aipParseEnvelope(envelopeJson: env), expected)
+        XCTAssertEqual(try aipVerifyEnvelope(senderDidDocumentJson: aliceDoc, envelopeJson: env), expected)
+        XCTAssertEqual(
+            try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: env),
+            AipOpened(header: expected, bodyJson: try canonicalize(json: body)))
+        // Fresh ephemeral key material each time.
+        let again = try aipSeal(sender: alice, recipientDidDocumentJson: bobDoc, header: header, bodyJson: body)
+        XCTAssertNotEqual(again, env)
+        XCTAssertEqual(try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: again).bodyJson, try canonicalize(json: body))
+    }
+
+    func testTamperedEnvelopes() throws {
+        let alice = try aipKeys("alice"), bob = try aipKeys("bob"), eve = try aipKeys("eve")
+        let aliceDoc = try didDoc(aliceDid, alice), bobDoc = try didDoc(bobDid, bob)
+        let env = try aipSeal(sender: alice, recipientDidDocumentJson: bobDoc, header: try sealHeader(), bodyJson: #"{"offer": 2200}"#)
+        let obj = try json(env)
+        let eb = try XCTUnwrap(obj["encrypted_body"] as? String)
+        let i = eb.index(eb.startIndex, offsetBy: 10)
+        var flipped = obj
+        flipped["encrypted_body"] = String(eb[..<i]) + (eb[i] == "A" ? "B" : "A") + String(eb[eb.index(after: i)...])
+        var retyped = obj
+        retyped["type"] = "aip.commerce.offer.accept"
+        for tampered in [flipped, retyped] {
+            let text = try plainJSON(tampered)
+            assertThrows(AipError.Signature) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: text) }
+            assertThrows(AipError.Signature) { _ = try aipVerifyEnvelope(senderDidDocumentJson: aliceDoc, envelopeJson: text) }
+        }
+        // Re-signed by the sender with another header: the body is bound to its header.
+        let moved = try resign(retyped, alice.signingKey())
+        _ = try aipVerifyEnvelope(senderDidDocumentJson: aliceDoc, envelopeJson: moved)
+        assertThrows(AipError.Signature) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: moved) }
+        assertThrows(AipError.Signature) { _ = try aipOpen(recipient: eve, senderDidDocumentJson: aliceDoc, envelopeJson: env) }
+        assertThrows(AipError.Signature) {
+            _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: try resign(obj, eve.signingKey()))
+        }
+        assertThrows(AipError.Binding) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: bobDoc, envelopeJson: env) }
+        assertThrows(AipError.Schema) { _ = try aipParseEnvelope(envelopeJson: "{}") }
+        assertThrows(AipError.Schema) {
+            _ = try aipSeal(sender: alice, recipientDidDocumentJson: bobDoc, header: try sealHeader(id: "not-a-uuid"), bodyJson: "{}")
+        }
+        assertThrows(AipError.Schema) {
+            _ = try aipSeal(sender: alice, recipientDidDocumentJson: try didDoc(bobDid, bob, extra: ["keyAgreement": [Any]()]),
+                            header: try sealHeader(), bodyJson: "{}")
+        }
+        assertThrows(AipError.Input) {
+            _ = try aipSeal(sender: alice, recipientDidDocumentJson: bobDoc, header: try sealHeader(from: "alice#aigentix.org"), bodyJson: "{}")
+        }
+    }
+
+    func testReplayWindow() throws {
+        let w = try AipReplayWindow(capacity: .small)
+        XCTAssertEqual(w.capacity(), 1024)
+        XCTAssertTrue(w.isEmpty())
+        let a = try aipNewMessageId()
+        XCTAssertEqual(try w.check(id: a, createdAt: aipCreated, now: aipNow), .fresh)
+        XCTAssertEqual(try w.check(id: a, createdAt: aipCreated, now: aipNow.addingTimeInterval(5)), .duplicate)
+        XCTAssertTrue(try w.contains(id: a))
+        XCTAssertEqual(w.len(), 1)
+        assertThrows(AipError.Temporal) {
+            _ = try w.check(id: try aipNewMessageId(), createdAt: "2026-05-10T14:30:06Z", now: aipNow.addingTimeInterval(5))
+        }
+        assertThrows(AipError.Temporal) { _ = try w.check(id: a, createdAt: aipCreated, now: aipNow.addingTimeInterval(601)) }
+        XCTAssertFalse(try w.contains(id: a))
+        assertThrows(AipError.Schema) { _ = try w.contains(id: "not-a-uuid") }
+        let full = try AipReplayWindow(capacity: .small)
+        for n in 0..<1024 {
+            let hex = String(n, radix: 16)
+            let id = "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
+            XCTAssertEqual(try full.check(id: id, createdAt: aipCreated, now: aipNow), .fresh)
+        }
+        assertThrows(AipError.Limit) { _ = try full.check(id: try aipNewMessageId(), createdAt: aipCreated, now: aipNow) }
+    }
+
+    /// The large windows are built off the caller's stack: a thread with a 256 KiB stack can
+    /// create the 3.5 MiB window.
+    func testReplayWindowOnSmallStack() {
+        let capacities = Box([UInt64]())
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for capacity in [AipReplayCapacity.medium, .large] {
+                if let w = try? AipReplayWindow(capacity: capacity) { capacities.value.append(w.capacity()) }
+            }
+            done.signal()
+        }
+        thread.stackSize = 256 * 1024
+        thread.start()
+        done.wait()
+        XCTAssertEqual(capacities.value, [16384, 65536])
+    }
+
+    func testVerifiableCredentials() throws {
+        let issuer = try aipKeys("registry").signingKey()
+        let did = aipDidKey(keyPair: issuer)
+        let signed = try aipVcIssue(keyPair: issuer, credentialJson: try credential(did), created: "2026-01-01T00:00:00Z")
+        let proof = try XCTUnwrap(try json(signed)["proof"] as? [String: Any])
+        XCTAssertEqual(proof["cryptosuite"] as? String, "eddsa-jcs-2022")
+        let verified = AipVerifiedCredential(issuer: did, subject: aliceDid, publicKey: issuer.publicKey())
+        XCTAssertEqual(try aipVcVerify(credentialJson: signed, anchors: [did], revoked: [], now: aipNow), verified)
+        XCTAssertEqual(try aipVcVerify(credentialJson: signed), verified)
+        let other = aipDidKey(keyPair: try aipKeys("other").signingKey())
+        assertThrows(AipError.Binding) { _ = try aipVcVerify(credentialJson: signed, anchors: [other]) }
+        assertThrows(AipError.Binding) {
+            _ = try aipVcVerify(credentialJson: signed, revoked: ["urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33"])
+        }
+        assertThrows(AipError.Temporal) {
+            _ = try aipVcVerify(credentialJson: signed, now: Date(timeIntervalSince1970: 1_798_761_601))  // 2027-01-01T00:00:01Z
+        }
+        var tampered = try json(signed)
+        tampered["credentialSubject"] = ["id": bobDid, "memberOf": "aigentix.org"]
+        assertThrows(AipError.Signature) { _ = try aipVcVerify(credentialJson: try plainJSON(tampered)) }
+        assertThrows(AipError.Schema) { _ = try aipVcVerify(credentialJson: try credential(did)) }
+        assertThrows(AipError.Input) { _ = try aipVcIssue(keyPair: issuer, credentialJson: try credential(other)) }
+    }
+
+    func testTrustAndRanking() throws {
+        let anchor = "did:aip:aigentix.org:registry", broker = "did:aip:aigentix.org:broker"
+        let edges = [AipCredentialEdge(issuer: anchor, subject: broker), AipCredentialEdge(issuer: broker, subject: aliceDid)]
+        XCTAssertEqual(try aipTrustCeiling(subject: anchor, edges: edges, anchors: [anchor]), 1.0)
+        XCTAssertEqual(try aipTrustCeiling(subject: broker, edges: edges, anchors: [anchor]), 0.5)
+        XCTAssertEqual(try aipTrustCeiling(subject: aliceDid, edges: edges, anchors: [anchor]), 0.25)
+        let revoked = [edges[0], AipCredentialEdge(issuer: broker, subject: aliceDid, revoked: true)]
+        XCTAssertEqual(try aipTrustCeiling(subject: aliceDid, edges: revoked, anchors: [anchor]), 0.0)
+        let tooMany = Array(repeating: edges, count: 129).flatMap { $0 }
+        assertThrows(AipError.Limit) { _ = try aipTrustCeiling(subject: aliceDid, edges: tooMany, anchors: [anchor]) }
+        XCTAssertEqual(aipTrustUpdate(score: 0, ceiling: 0.5, event: .success), 0.025, accuracy: 1e-12)
+        XCTAssertEqual(aipTrustUpdate(score: 0.4, ceiling: 0.5, event: .failure), 0.2, accuracy: 1e-12)
+        XCTAssertEqual(aipTrustUpdate(score: 0.4, ceiling: 0.5, event: .revocation), 0)
+        XCTAssertEqual(aipTrustScore(ceiling: 0.5, history: [.success, .success, .failure]), (0.025 + 0.05 * 0.475) * 0.5, accuracy: 1e-12)
+        XCTAssertEqual(try aipRrf(semanticRank: 1, ftsRank: 1), 2.0 / 61, accuracy: 1e-12)
+        XCTAssertEqual(try aipRrf(ftsRank: 3), 1.0 / 63, accuracy: 1e-12)
+        XCTAssertEqual(try aipFinalScore(rrf: 2.0 / 61, trustScore: 0.5), 2.0 / 61 * 1.15, accuracy: 1e-12)
+        assertThrows(AipError.Input) { _ = try aipRrf(semanticRank: 0, ftsRank: 1) }
+        assertThrows(AipError.Input) { _ = try aipFinalScore(rrf: 0.1, trustScore: 1.5) }
+        let ranked = try aipRank(candidates: [
+            AipCandidate(semanticRank: 2, ftsRank: nil, trustScore: 0),
+            AipCandidate(semanticRank: 1, ftsRank: 1, trustScore: 0),
+            AipCandidate(semanticRank: 2, ftsRank: nil, trustScore: 1),
+            AipCandidate(semanticRank: nil, ftsRank: nil, trustScore: 0.5),
+        ])
+        XCTAssertEqual(ranked.map(\.index), [1, 2, 0, 3])
+        XCTAssertEqual(ranked[1].finalScore, 1.0 / 62 * 1.3, accuracy: 1e-12)
+    }
+}

@@ -681,6 +681,42 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_version(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_did_key(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_final_score(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_handle(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_new_message_id(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_open(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_parse_did_document(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_parse_envelope(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_parse_handle(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_rank(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_rrf(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_seal(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_select_route(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_trust_ceiling(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_trust_score(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_trust_update(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_vc_issue(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_vc_verify(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_verify_envelope(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_func_generate_attestation(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_verify_attestation(
@@ -714,6 +750,32 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_concordia_uniffi_checksum_func_verify_profile(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_verify_transcript(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_multibase(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_public_key(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_public_key(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_secret(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_capacity(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_empty(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_keypair_public_key(
     ): Int
@@ -763,6 +825,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_transcriptverifier_push(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_seeds(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_aipkeypair_generate(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_aipreplaywindow_new(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_keypair_generate(
@@ -791,6 +859,46 @@ internal object UniffiLib {
     }
 
     internal fun ensureInitialized() = Unit
+    external fun uniffi_concordia_uniffi_fn_clone_aipkeypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_free_aipkeypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_seeds(`ed25519Seed`: RustBuffer.ByValue,`x25519Secret`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_constructor_aipkeypair_generate(uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_did_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_multibase(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_public_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_seed(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_signing_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_multibase(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_public_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_secret(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_clone_aipreplaywindow(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_free_aipreplaywindow(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_concordia_uniffi_fn_constructor_aipreplaywindow_new(`capacity`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_capacity(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(`ptr`: Long,`id`: RustBuffer.ByValue,`createdAt`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_empty(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_len(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_concordia_uniffi_fn_clone_keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_concordia_uniffi_fn_free_keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -864,6 +972,42 @@ internal object UniffiLib {
     external fun uniffi_concordia_uniffi_fn_func_hash(`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_version(uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_did_key(`keyPair`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_final_score(`rrf`: Double,`trustScore`: Double,uniffi_out_err: UniffiRustCallStatus, 
+    ): Double
+    external fun uniffi_concordia_uniffi_fn_func_aip_handle(`name`: RustBuffer.ByValue,`domain`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_new_message_id(uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_open(`recipient`: Long,`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_parse_did_document(`didDocumentJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_parse_envelope(`envelopeJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_parse_handle(`text`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_rank(`candidates`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_rrf(`semanticRank`: RustBuffer.ByValue,`ftsRank`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Double
+    external fun uniffi_concordia_uniffi_fn_func_aip_seal(`sender`: Long,`recipientDidDocumentJson`: RustBuffer.ByValue,`header`: RustBuffer.ByValue,`bodyJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_select_route(`didDocumentJson`: RustBuffer.ByValue,`endpointReachable`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_trust_ceiling(`subject`: RustBuffer.ByValue,`edges`: RustBuffer.ByValue,`anchors`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Double
+    external fun uniffi_concordia_uniffi_fn_func_aip_trust_score(`ceiling`: Double,`history`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Double
+    external fun uniffi_concordia_uniffi_fn_func_aip_trust_update(`score`: Double,`ceiling`: Double,`event`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Double
+    external fun uniffi_concordia_uniffi_fn_func_aip_vc_issue(`keyPair`: Long,`credentialJson`: RustBuffer.ByValue,`created`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_vc_verify(`credentialJson`: RustBuffer.ByValue,`anchors`: RustBuffer.ByValue,`revoked`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_verify_envelope(`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_generate_attestation(`session`: Long,`params`: RustBuffer.ByValue,`signers`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1027,6 +1171,60 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_version() and 0xFFFF) != 50689) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_did_key() and 0xFFFF) != 33091) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_final_score() and 0xFFFF) != 57430) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_handle() and 0xFFFF) != 18641) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_new_message_id() and 0xFFFF) != 39158) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open() and 0xFFFF) != 55359) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() and 0xFFFF) != 60883) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_parse_envelope() and 0xFFFF) != 37089) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_parse_handle() and 0xFFFF) != 64789) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_rank() and 0xFFFF) != 38490) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_rrf() and 0xFFFF) != 35414) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_seal() and 0xFFFF) != 9313) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_select_route() and 0xFFFF) != 49521) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_trust_ceiling() and 0xFFFF) != 11089) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_trust_score() and 0xFFFF) != 44839) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_trust_update() and 0xFFFF) != 49935) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_issue() and 0xFFFF) != 48101) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_verify() and 0xFFFF) != 40555) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_verify_envelope() and 0xFFFF) != 44859) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_func_generate_attestation() and 0xFFFF) != 4456) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1076,6 +1274,45 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript() and 0xFFFF) != 38694) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key() and 0xFFFF) != 678) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_multibase() and 0xFFFF) != 63737) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_public_key() and 0xFFFF) != 57367) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed() and 0xFFFF) != 23583) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() and 0xFFFF) != 11401) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase() and 0xFFFF) != 34957) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_public_key() and 0xFFFF) != 35785) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_secret() and 0xFFFF) != 58114) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_capacity() and 0xFFFF) != 16793) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() and 0xFFFF) != 27802) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() and 0xFFFF) != 62342) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_empty() and 0xFFFF) != 17452) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() and 0xFFFF) != 42373) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_keypair_public_key() and 0xFFFF) != 18284) {
@@ -1148,6 +1385,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_transcriptverifier_push() and 0xFFFF) != 48686) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_seeds() and 0xFFFF) != 51755) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_generate() and 0xFFFF) != 47591) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipreplaywindow_new() and 0xFFFF) != 33983) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed() and 0xFFFF) != 24037) {
@@ -1527,6 +1773,844 @@ public object FfiConverterTimestamp: FfiConverterRustBuffer<java.time.Instant> {
         buf.putLong(sign * epochOffset.seconds)
         // Type mismatch (should be u32) but since values will always be between 0 and 999,999,999 it should be OK
         buf.putInt(epochOffset.nano)
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * An AIP agent's key pair: Ed25519 (signs envelopes and credentials; its `did:key` and
+ * `verificationMethod` multikey) and X25519 (opens sealed bodies; its `keyAgreement`
+ * multikey). Immutable, so one object may be shared across threads.
+ */
+public interface AipKeyPairInterface {
+    
+    /**
+     * The Ed25519 key's `did:key` (a credential issuer).
+     */
+    fun `didKey`(): kotlin.String
+    
+    /**
+     * The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
+     * `publicKeyMultibase`.
+     */
+    fun `ed25519Multibase`(): kotlin.String
+    
+    /**
+     * The 32-byte Ed25519 public key.
+     */
+    fun `ed25519PublicKey`(): kotlin.ByteArray
+    
+    /**
+     * The 32-byte Ed25519 seed. Keep it secret.
+     */
+    fun `ed25519Seed`(): kotlin.ByteArray
+    
+    /**
+     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
+     * [`aip_vc_issue`]).
+     */
+    fun `signingKey`(): KeyPair
+    
+    /**
+     * The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
+     * `publicKeyMultibase`.
+     */
+    fun `x25519Multibase`(): kotlin.String
+    
+    /**
+     * The 32-byte X25519 public key.
+     */
+    fun `x25519PublicKey`(): kotlin.ByteArray
+    
+    /**
+     * The 32-byte X25519 private key. Keep it secret.
+     */
+    fun `x25519Secret`(): kotlin.ByteArray
+    
+    companion object
+}
+
+/**
+ * An AIP agent's key pair: Ed25519 (signs envelopes and credentials; its `did:key` and
+ * `verificationMethod` multikey) and X25519 (opens sealed bodies; its `keyAgreement`
+ * multikey). Immutable, so one object may be shared across threads.
+ */
+open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_free_aipkeypair(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_concordia_uniffi_fn_clone_aipkeypair(handle, status)
+        }
+    }
+
+    
+    /**
+     * The Ed25519 key's `did:key` (a credential issuer).
+     */override fun `didKey`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_did_key(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
+     * `publicKeyMultibase`.
+     */override fun `ed25519Multibase`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_multibase(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The 32-byte Ed25519 public key.
+     */override fun `ed25519PublicKey`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_public_key(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The 32-byte Ed25519 seed. Keep it secret.
+     */override fun `ed25519Seed`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_seed(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
+     * [`aip_vc_issue`]).
+     */override fun `signingKey`(): KeyPair {
+            return FfiConverterTypeKeyPair.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_signing_key(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
+     * `publicKeyMultibase`.
+     */override fun `x25519Multibase`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_multibase(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The 32-byte X25519 public key.
+     */override fun `x25519PublicKey`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_public_key(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The 32-byte X25519 private key. Keep it secret.
+     */override fun `x25519Secret`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_secret(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    companion object {
+        
+    /**
+     * The key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
+     * `ed25519_seed_hex` and `x25519_secret_hex` of a `concordia aip keygen` key file).
+     */
+    @Throws(AipException::class) fun `fromSeeds`(`ed25519Seed`: kotlin.ByteArray, `x25519Secret`: kotlin.ByteArray): AipKeyPair {
+            return FfiConverterTypeAipKeyPair.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_seeds(
+    
+        
+        FfiConverterByteArray.lower(`ed25519Seed`),
+        FfiConverterByteArray.lower(`x25519Secret`),_status)
+}
+    )
+    }
+    
+
+        
+    /**
+     * A new key pair from operating system randomness: an Ed25519 seed, and the X25519
+     * key pair RFC 9180 `DeriveKeyPair` makes of 32 more random bytes. Keep
+     * `ed25519_seed()` and `x25519_secret()` to restore it.
+     */
+    @Throws(AipException::class) fun `generate`(): AipKeyPair {
+            return FfiConverterTypeAipKeyPair.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_aipkeypair_generate(
+    
+        _status)
+}
+    )
+    }
+    
+
+        
+    }
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipKeyPair: FfiConverter<AipKeyPair, Long> {
+    override fun lower(value: AipKeyPair): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): AipKeyPair {
+        return AipKeyPair(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): AipKeyPair {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: AipKeyPair) = 8UL
+
+    override fun write(value: AipKeyPair, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
+ * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * a failed check leaves it unchanged.
+ */
+public interface AipReplayWindowInterface {
+    
+    /**
+     * The fixed capacity (1,024, 16,384 or 65,536).
+     */
+    fun `capacity`(): kotlin.ULong
+    
+    /**
+     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
+     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
+     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
+     * still inside the window) errors. A `now` earlier than one already seen counts as
+     * the latest seen.
+     */
+    fun `check`(`id`: kotlin.String, `createdAt`: kotlin.String, `now`: java.time.Instant): AipVerdict
+    
+    /**
+     * Whether the id (a lowercase UUID v4) is remembered.
+     */
+    fun `contains`(`id`: kotlin.String): kotlin.Boolean
+    
+    /**
+     * True when no id is remembered.
+     */
+    fun `isEmpty`(): kotlin.Boolean
+    
+    /**
+     * Ids currently remembered.
+     */
+    fun `len`(): kotlin.ULong
+    
+    companion object
+}
+
+/**
+ * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
+ * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * a failed check leaves it unchanged.
+ */
+open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * An empty window of the given capacity.
+     */
+    constructor(`capacity`: AipReplayCapacity) :
+        this(UniffiWithHandle, 
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_aipreplaywindow_new(
+    
+        
+        FfiConverterTypeAipReplayCapacity.lower(`capacity`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_free_aipreplaywindow(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_concordia_uniffi_fn_clone_aipreplaywindow(handle, status)
+        }
+    }
+
+    
+    /**
+     * The fixed capacity (1,024, 16,384 or 65,536).
+     */override fun `capacity`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_capacity(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
+     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
+     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
+     * still inside the window) errors. A `now` earlier than one already seen counts as
+     * the latest seen.
+     */
+    @Throws(AipException::class)override fun `check`(`id`: kotlin.String, `createdAt`: kotlin.String, `now`: java.time.Instant): AipVerdict {
+            return FfiConverterTypeAipVerdict.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(
+        it,
+        
+        FfiConverterString.lower(`id`),
+        FfiConverterString.lower(`createdAt`),
+        FfiConverterTimestamp.lower(`now`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether the id (a lowercase UUID v4) is remembered.
+     */
+    @Throws(AipException::class)override fun `contains`(`id`: kotlin.String): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(
+        it,
+        
+        FfiConverterString.lower(`id`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * True when no id is remembered.
+     */override fun `isEmpty`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_empty(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Ids currently remembered.
+     */override fun `len`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_len(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipReplayWindow: FfiConverter<AipReplayWindow, Long> {
+    override fun lower(value: AipReplayWindow): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): AipReplayWindow {
+        return AipReplayWindow(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): AipReplayWindow {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: AipReplayWindow) = 8UL
+
+    override fun write(value: AipReplayWindow, buf: ByteBuffer) {
+        buf.putLong(lower(value))
     }
 }
 
@@ -2878,6 +3962,566 @@ public object FfiConverterTypeTranscriptVerifier: FfiConverter<TranscriptVerifie
 
 
 /**
+ * One search result to rank.
+ */
+data class AipCandidate (
+    /**
+     * Rank in the semantic list (from 1), if present there.
+     */
+    var `semanticRank`: kotlin.UInt?
+    , 
+    /**
+     * Rank in the full-text list (from 1), if present there.
+     */
+    var `ftsRank`: kotlin.UInt?
+    , 
+    /**
+     * Trust score in `[0, 1]`.
+     */
+    var `trustScore`: kotlin.Double
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipCandidate: FfiConverterRustBuffer<AipCandidate> {
+    override fun read(buf: ByteBuffer): AipCandidate {
+        return AipCandidate(
+            FfiConverterOptionalUInt.read(buf),
+            FfiConverterOptionalUInt.read(buf),
+            FfiConverterDouble.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipCandidate) = (
+            FfiConverterOptionalUInt.allocationSize(value.`semanticRank`) +
+            FfiConverterOptionalUInt.allocationSize(value.`ftsRank`) +
+            FfiConverterDouble.allocationSize(value.`trustScore`)
+    )
+
+    override fun write(value: AipCandidate, buf: ByteBuffer) {
+            FfiConverterOptionalUInt.write(value.`semanticRank`, buf)
+            FfiConverterOptionalUInt.write(value.`ftsRank`, buf)
+            FfiConverterDouble.write(value.`trustScore`, buf)
+    }
+}
+
+
+
+/**
+ * One verified credential of the trust graph: `issuer` vouches for `subject`.
+ */
+data class AipCredentialEdge (
+    /**
+     * Issuer DID.
+     */
+    var `issuer`: kotlin.String
+    , 
+    /**
+     * Subject DID.
+     */
+    var `subject`: kotlin.String
+    , 
+    /**
+     * Whether the credential has been revoked.
+     */
+    var `revoked`: kotlin.Boolean = false 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipCredentialEdge: FfiConverterRustBuffer<AipCredentialEdge> {
+    override fun read(buf: ByteBuffer): AipCredentialEdge {
+        return AipCredentialEdge(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipCredentialEdge) = (
+            FfiConverterString.allocationSize(value.`issuer`) +
+            FfiConverterString.allocationSize(value.`subject`) +
+            FfiConverterBoolean.allocationSize(value.`revoked`)
+    )
+
+    override fun write(value: AipCredentialEdge, buf: ByteBuffer) {
+            FfiConverterString.write(value.`issuer`, buf)
+            FfiConverterString.write(value.`subject`, buf)
+            FfiConverterBoolean.write(value.`revoked`, buf)
+    }
+}
+
+
+
+/**
+ * The DID Document subset AIP reads.
+ */
+data class AipDidDocument (
+    /**
+     * `id`, a `did:aip` DID.
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The handle the `id` names.
+     */
+    var `subject`: AipHandle
+    , 
+    /**
+     * `route_mode`.
+     */
+    var `routeMode`: AipRouteMode
+    , 
+    /**
+     * `endpoint`.
+     */
+    var `endpoint`: kotlin.String
+    , 
+    /**
+     * The 32-byte Ed25519 keys of `verificationMethod` (at least one), in document order.
+     */
+    var `signingKeys`: List<kotlin.ByteArray>
+    , 
+    /**
+     * The 32-byte X25519 keys of `keyAgreement`, in document order.
+     */
+    var `agreementKeys`: List<kotlin.ByteArray>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipDidDocument: FfiConverterRustBuffer<AipDidDocument> {
+    override fun read(buf: ByteBuffer): AipDidDocument {
+        return AipDidDocument(
+            FfiConverterString.read(buf),
+            FfiConverterTypeAipHandle.read(buf),
+            FfiConverterTypeAipRouteMode.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterSequenceByteArray.read(buf),
+            FfiConverterSequenceByteArray.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipDidDocument) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterTypeAipHandle.allocationSize(value.`subject`) +
+            FfiConverterTypeAipRouteMode.allocationSize(value.`routeMode`) +
+            FfiConverterString.allocationSize(value.`endpoint`) +
+            FfiConverterSequenceByteArray.allocationSize(value.`signingKeys`) +
+            FfiConverterSequenceByteArray.allocationSize(value.`agreementKeys`)
+    )
+
+    override fun write(value: AipDidDocument, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterTypeAipHandle.write(value.`subject`, buf)
+            FfiConverterTypeAipRouteMode.write(value.`routeMode`, buf)
+            FfiConverterString.write(value.`endpoint`, buf)
+            FfiConverterSequenceByteArray.write(value.`signingKeys`, buf)
+            FfiConverterSequenceByteArray.write(value.`agreementKeys`, buf)
+    }
+}
+
+
+
+/**
+ * An agent handle in every spelling AIP uses.
+ */
+data class AipHandle (
+    /**
+     * The agent name (before `#`).
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * The registry domain (after `#`).
+     */
+    var `domain`: kotlin.String
+    , 
+    /**
+     * `name#domain`.
+     */
+    var `handle`: kotlin.String
+    , 
+    /**
+     * The URL form `name%23domain`.
+     */
+    var `urlForm`: kotlin.String
+    , 
+    /**
+     * `@name@domain`.
+     */
+    var `atForm`: kotlin.String
+    , 
+    /**
+     * `did:aip:<domain>:<name>`.
+     */
+    var `did`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipHandle: FfiConverterRustBuffer<AipHandle> {
+    override fun read(buf: ByteBuffer): AipHandle {
+        return AipHandle(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipHandle) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`domain`) +
+            FfiConverterString.allocationSize(value.`handle`) +
+            FfiConverterString.allocationSize(value.`urlForm`) +
+            FfiConverterString.allocationSize(value.`atForm`) +
+            FfiConverterString.allocationSize(value.`did`)
+    )
+
+    override fun write(value: AipHandle, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`domain`, buf)
+            FfiConverterString.write(value.`handle`, buf)
+            FfiConverterString.write(value.`urlForm`, buf)
+            FfiConverterString.write(value.`atForm`, buf)
+            FfiConverterString.write(value.`did`, buf)
+    }
+}
+
+
+
+/**
+ * The signed header of an envelope.
+ */
+data class AipHeader (
+    /**
+     * `id`: a lowercase UUID v4.
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * `from`: the sender's `did:aip`.
+     */
+    var `from`: kotlin.String
+    , 
+    /**
+     * `to`: the recipient's `did:aip`.
+     */
+    var `to`: kotlin.String
+    , 
+    /**
+     * `type`, e.g. `aip.commerce.offer.request`.
+     */
+    var `messageType`: kotlin.String
+    , 
+    /**
+     * `created_at`: RFC 3339.
+     */
+    var `createdAt`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipHeader: FfiConverterRustBuffer<AipHeader> {
+    override fun read(buf: ByteBuffer): AipHeader {
+        return AipHeader(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipHeader) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`from`) +
+            FfiConverterString.allocationSize(value.`to`) +
+            FfiConverterString.allocationSize(value.`messageType`) +
+            FfiConverterString.allocationSize(value.`createdAt`)
+    )
+
+    override fun write(value: AipHeader, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`from`, buf)
+            FfiConverterString.write(value.`to`, buf)
+            FfiConverterString.write(value.`messageType`, buf)
+            FfiConverterString.write(value.`createdAt`, buf)
+    }
+}
+
+
+
+/**
+ * An opened envelope.
+ */
+data class AipOpened (
+    /**
+     * The verified header.
+     */
+    var `header`: AipHeader
+    , 
+    /**
+     * The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+     */
+    var `bodyJson`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipOpened: FfiConverterRustBuffer<AipOpened> {
+    override fun read(buf: ByteBuffer): AipOpened {
+        return AipOpened(
+            FfiConverterTypeAipHeader.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipOpened) = (
+            FfiConverterTypeAipHeader.allocationSize(value.`header`) +
+            FfiConverterString.allocationSize(value.`bodyJson`)
+    )
+
+    override fun write(value: AipOpened, buf: ByteBuffer) {
+            FfiConverterTypeAipHeader.write(value.`header`, buf)
+            FfiConverterString.write(value.`bodyJson`, buf)
+    }
+}
+
+
+
+/**
+ * A ranked result.
+ */
+data class AipRanked (
+    /**
+     * Position of the candidate in the input list.
+     */
+    var `index`: kotlin.ULong
+    , 
+    /**
+     * Its Reciprocal Rank Fusion score.
+     */
+    var `rrf`: kotlin.Double
+    , 
+    /**
+     * Its final score, `rrf * (1 + 0.3 * trust_score)`.
+     */
+    var `finalScore`: kotlin.Double
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipRanked: FfiConverterRustBuffer<AipRanked> {
+    override fun read(buf: ByteBuffer): AipRanked {
+        return AipRanked(
+            FfiConverterULong.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipRanked) = (
+            FfiConverterULong.allocationSize(value.`index`) +
+            FfiConverterDouble.allocationSize(value.`rrf`) +
+            FfiConverterDouble.allocationSize(value.`finalScore`)
+    )
+
+    override fun write(value: AipRanked, buf: ByteBuffer) {
+            FfiConverterULong.write(value.`index`, buf)
+            FfiConverterDouble.write(value.`rrf`, buf)
+            FfiConverterDouble.write(value.`finalScore`, buf)
+    }
+}
+
+
+
+/**
+ * The header fields a sender chooses; `to` is the recipient document's `id`.
+ */
+data class AipSealHeader (
+    /**
+     * `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * `from`: the sender's `did:aip` (its DID Document lists the sender key's Ed25519
+     * public key).
+     */
+    var `from`: kotlin.String
+    , 
+    /**
+     * `type`: 1 to 128 characters from `a-z 0-9 . _ -`, starting with a letter.
+     */
+    var `messageType`: kotlin.String
+    , 
+    /**
+     * `created_at`: RFC 3339, e.g. `2026-05-10T14:25:00Z` (the library reads no clock).
+     */
+    var `createdAt`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipSealHeader: FfiConverterRustBuffer<AipSealHeader> {
+    override fun read(buf: ByteBuffer): AipSealHeader {
+        return AipSealHeader(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipSealHeader) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`from`) +
+            FfiConverterString.allocationSize(value.`messageType`) +
+            FfiConverterString.allocationSize(value.`createdAt`)
+    )
+
+    override fun write(value: AipSealHeader, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`from`, buf)
+            FfiConverterString.write(value.`messageType`, buf)
+            FfiConverterString.write(value.`createdAt`, buf)
+    }
+}
+
+
+
+/**
+ * A verified credential.
+ */
+data class AipVerifiedCredential (
+    /**
+     * The issuer DID (a `did:key`).
+     */
+    var `issuer`: kotlin.String
+    , 
+    /**
+     * `credentialSubject.id`, when present.
+     */
+    var `subject`: kotlin.String?
+    , 
+    /**
+     * The 32-byte Ed25519 key that signed.
+     */
+    var `publicKey`: kotlin.ByteArray
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipVerifiedCredential: FfiConverterRustBuffer<AipVerifiedCredential> {
+    override fun read(buf: ByteBuffer): AipVerifiedCredential {
+        return AipVerifiedCredential(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterByteArray.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipVerifiedCredential) = (
+            FfiConverterString.allocationSize(value.`issuer`) +
+            FfiConverterOptionalString.allocationSize(value.`subject`) +
+            FfiConverterByteArray.allocationSize(value.`publicKey`)
+    )
+
+    override fun write(value: AipVerifiedCredential, buf: ByteBuffer) {
+            FfiConverterString.write(value.`issuer`, buf)
+            FfiConverterOptionalString.write(value.`subject`, buf)
+            FfiConverterByteArray.write(value.`publicKey`, buf)
+    }
+}
+
+
+
+/**
  * What the caller supplies besides the session.
  */
 data class AttestationParams (
@@ -3636,6 +5280,406 @@ public object FfiConverterTypeTranscriptSummary: FfiConverterRustBuffer<Transcri
             FfiConverterString.write(value.`head`, buf)
     }
 }
+
+
+
+
+
+/**
+ * Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
+ * [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
+ * plus [`AipError::Randomness`].
+ */
+sealed class AipException(message: String): kotlin.Exception(message) {
+        
+    /**
+     * Unacceptable input before any rule: malformed JSON, a bad handle or `did:aip`, a
+     * malformed multikey or base64url, a key or seed that is not 32 bytes, a rank of 0,
+     * a trust score outside `[0, 1]`.
+     */
+        class Input(message: String) : AipException(message)
+        
+    /**
+     * A fixed capacity is full: a replay window whose every slot holds an id still inside
+     * the window, more than 4 keys of a kind in a DID Document, more than 256 credential
+     * edges.
+     */
+        class Limit(message: String) : AipException(message)
+        
+    /**
+     * A DID Document, envelope, credential or proof without the required shape (members,
+     * UUID v4 `id`, RFC 3339 times, `type` grammar, endpoint URL).
+     */
+        class Schema(message: String) : AipException(message)
+        
+    /**
+     * An envelope or credential signature does not verify, or a sealed body does not open
+     * (wrong key, tampered body or header). Deliberately without detail.
+     */
+        class Signature(message: String) : AipException(message)
+        
+    /**
+     * An envelope's `from` is not the sender document's `id`; a credential's signer is not
+     * its issuer, its issuer not a trust anchor, or it is revoked.
+     */
+        class Binding(message: String) : AipException(message)
+        
+    /**
+     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old); a
+     * credential not yet valid or expired.
+     */
+        class Temporal(message: String) : AipException(message)
+        
+    /**
+     * The operating system's random generator failed (key generation, sealing, message
+     * ids).
+     */
+        class Randomness(message: String) : AipException(message)
+        
+
+    companion object ErrorHandler : UniffiRustCallStatusErrorHandler<AipException> {
+        override fun lift(error_buf: RustBuffer.ByValue): AipException = FfiConverterTypeAipError.lift(error_buf)
+    }
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipError : FfiConverterRustBuffer<AipException> {
+    override fun read(buf: ByteBuffer): AipException {
+        
+            return when(buf.getInt()) {
+            1 -> AipException.Input(FfiConverterString.read(buf))
+            2 -> AipException.Limit(FfiConverterString.read(buf))
+            3 -> AipException.Schema(FfiConverterString.read(buf))
+            4 -> AipException.Signature(FfiConverterString.read(buf))
+            5 -> AipException.Binding(FfiConverterString.read(buf))
+            6 -> AipException.Temporal(FfiConverterString.read(buf))
+            7 -> AipException.Randomness(FfiConverterString.read(buf))
+            else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
+        }
+        
+    }
+
+    override fun allocationSize(value: AipException): ULong {
+        return 4UL
+    }
+
+    override fun write(value: AipException, buf: ByteBuffer) {
+        when(value) {
+            is AipException.Input -> {
+                buf.putInt(1)
+                Unit
+            }
+            is AipException.Limit -> {
+                buf.putInt(2)
+                Unit
+            }
+            is AipException.Schema -> {
+                buf.putInt(3)
+                Unit
+            }
+            is AipException.Signature -> {
+                buf.putInt(4)
+                Unit
+            }
+            is AipException.Binding -> {
+                buf.putInt(5)
+                Unit
+            }
+            is AipException.Temporal -> {
+                buf.putInt(6)
+                Unit
+            }
+            is AipException.Randomness -> {
+                buf.putInt(7)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+
+}
+
+
+
+/**
+ * The fixed capacity of an [`AipReplayWindow`]: the most ids it remembers at once (ids
+ * are kept for 600 s, so capacity / 600 is the sustained message rate it accepts).
+ */
+
+enum class AipReplayCapacity {
+    
+    /**
+     * 1,024 ids (about 56 KiB).
+     */
+    SMALL,
+    /**
+     * 16,384 ids (about 0.9 MiB).
+     */
+    MEDIUM,
+    /**
+     * 65,536 ids (about 3.5 MiB).
+     */
+    LARGE;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipReplayCapacity: FfiConverterRustBuffer<AipReplayCapacity> {
+    override fun read(buf: ByteBuffer) = try {
+        AipReplayCapacity.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: AipReplayCapacity) = 4UL
+
+    override fun write(value: AipReplayCapacity, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * Where to deliver, as decided by [`aip_select_route`].
+ */
+sealed class AipRoute {
+    
+    /**
+     * POST to `endpoint`.
+     */
+    data class Direct(
+        /**
+         * The document's endpoint.
+         */
+        val `endpoint`: kotlin.String) : AipRoute()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Publish through a relay: the document's endpoint when its route mode is `relay`,
+     * `None` when a direct endpoint is unreachable (the sender's own hub relays by
+     * domain).
+     */
+    data class Relay(
+        /**
+         * The relay endpoint, if the document names one.
+         */
+        val `endpoint`: kotlin.String?) : AipRoute()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipRoute : FfiConverterRustBuffer<AipRoute>{
+    override fun read(buf: ByteBuffer): AipRoute {
+        return when(buf.getInt()) {
+            1 -> AipRoute.Direct(
+                FfiConverterString.read(buf),
+                )
+            2 -> AipRoute.Relay(
+                FfiConverterOptionalString.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: AipRoute): ULong = when(value) {
+        is AipRoute.Direct -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`endpoint`)
+            )
+        }
+        is AipRoute.Relay -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterOptionalString.allocationSize(value.`endpoint`)
+            )
+        }
+    }
+
+    override fun write(value: AipRoute, buf: ByteBuffer) {
+        when(value) {
+            is AipRoute.Direct -> {
+                buf.putInt(1)
+                FfiConverterString.write(value.`endpoint`, buf)
+                Unit
+            }
+            is AipRoute.Relay -> {
+                buf.putInt(2)
+                FfiConverterOptionalString.write(value.`endpoint`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * How messages reach an agent (`route_mode`).
+ */
+
+enum class AipRouteMode {
+    
+    /**
+     * HTTP POST to the agent's endpoint.
+     */
+    DIRECT,
+    /**
+     * A relay hub's durable stream.
+     */
+    RELAY;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipRouteMode: FfiConverterRustBuffer<AipRouteMode> {
+    override fun read(buf: ByteBuffer) = try {
+        AipRouteMode.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: AipRouteMode) = 4UL
+
+    override fun write(value: AipRouteMode, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * An interaction outcome for the trust score.
+ */
+
+enum class AipTrustEvent {
+    
+    /**
+     * A successful, valid interaction.
+     */
+    SUCCESS,
+    /**
+     * A failed interaction or a validation error.
+     */
+    FAILURE,
+    /**
+     * A credential of the agent was revoked.
+     */
+    REVOCATION;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipTrustEvent: FfiConverterRustBuffer<AipTrustEvent> {
+    override fun read(buf: ByteBuffer) = try {
+        AipTrustEvent.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: AipTrustEvent) = 4UL
+
+    override fun write(value: AipTrustEvent, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * The outcome of an accepted replay check.
+ */
+
+enum class AipVerdict {
+    
+    /**
+     * First sighting: process the message.
+     */
+    FRESH,
+    /**
+     * Already seen inside the window: acknowledge, do not process again.
+     */
+    DUPLICATE;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipVerdict: FfiConverterRustBuffer<AipVerdict> {
+    override fun read(buf: ByteBuffer) = try {
+        AipVerdict.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: AipVerdict) = 4UL
+
+    override fun write(value: AipVerdict, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
 
 
 
@@ -4470,6 +6514,38 @@ public object FfiConverterTypeValidity : FfiConverterRustBuffer<Validity>{
 /**
  * @suppress
  */
+public object FfiConverterOptionalUInt: FfiConverterRustBuffer<kotlin.UInt?> {
+    override fun read(buf: ByteBuffer): kotlin.UInt? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterUInt.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.UInt?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterUInt.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.UInt?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterUInt.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalULong: FfiConverterRustBuffer<kotlin.ULong?> {
     override fun read(buf: ByteBuffer): kotlin.ULong? {
         if (buf.get().toInt() == 0) {
@@ -4598,6 +6674,38 @@ public object FfiConverterOptionalTypeTiming: FfiConverterRustBuffer<Timing?> {
 /**
  * @suppress
  */
+public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<kotlin.String>?> {
+    override fun read(buf: ByteBuffer): List<kotlin.String>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceString.read(buf)
+    }
+
+    override fun allocationSize(value: List<kotlin.String>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceString.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<kotlin.String>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.String>> {
     override fun read(buf: ByteBuffer): List<kotlin.String> {
         val len = buf.getInt()
@@ -4616,6 +6724,118 @@ public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.Str
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceByteArray: FfiConverterRustBuffer<List<kotlin.ByteArray>> {
+    override fun read(buf: ByteBuffer): List<kotlin.ByteArray> {
+        val len = buf.getInt()
+        return List<kotlin.ByteArray>(len) {
+            FfiConverterByteArray.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<kotlin.ByteArray>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterByteArray.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<kotlin.ByteArray>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterByteArray.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeAipCandidate: FfiConverterRustBuffer<List<AipCandidate>> {
+    override fun read(buf: ByteBuffer): List<AipCandidate> {
+        val len = buf.getInt()
+        return List<AipCandidate>(len) {
+            FfiConverterTypeAipCandidate.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<AipCandidate>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeAipCandidate.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<AipCandidate>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeAipCandidate.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeAipCredentialEdge: FfiConverterRustBuffer<List<AipCredentialEdge>> {
+    override fun read(buf: ByteBuffer): List<AipCredentialEdge> {
+        val len = buf.getInt()
+        return List<AipCredentialEdge>(len) {
+            FfiConverterTypeAipCredentialEdge.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<AipCredentialEdge>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeAipCredentialEdge.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<AipCredentialEdge>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeAipCredentialEdge.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeAipRanked: FfiConverterRustBuffer<List<AipRanked>> {
+    override fun read(buf: ByteBuffer): List<AipRanked> {
+        val len = buf.getInt()
+        return List<AipRanked>(len) {
+            FfiConverterTypeAipRanked.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<AipRanked>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeAipRanked.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<AipRanked>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeAipRanked.write(it, buf)
         }
     }
 }
@@ -4703,6 +6923,34 @@ public object FfiConverterSequenceTypeSigner: FfiConverterRustBuffer<List<Signer
         }
     }
 }
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List<AipTrustEvent>> {
+    override fun read(buf: ByteBuffer): List<AipTrustEvent> {
+        val len = buf.getInt()
+        return List<AipTrustEvent>(len) {
+            FfiConverterTypeAipTrustEvent.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<AipTrustEvent>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeAipTrustEvent.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<AipTrustEvent>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeAipTrustEvent.write(it, buf)
+        }
+    }
+}
         /**
          * The RFC 8785 canonical form of the JSON text `json`. The input is read strictly
          * (RFC 8259 + I-JSON: no duplicate names, no lone surrogates, no `-0`, no integers
@@ -4744,6 +6992,311 @@ public object FfiConverterSequenceTypeSigner: FfiConverterRustBuffer<List<Signer
     UniffiLib.uniffi_concordia_uniffi_fn_func_version(
     
         _status)
+}
+    )
+    }
+    
+
+        /**
+         * The `did:key` of an Ed25519 key pair (the `issuer` of the credentials it issues).
+         */ fun `aipDidKey`(`keyPair`: KeyPair): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_did_key(
+    
+        
+        FfiConverterTypeKeyPair.lower(`keyPair`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The final score `rrf * (1 + 0.3 * trust_score)`, `trust_score` in `[0, 1]`.
+         */
+    @Throws(AipException::class) fun `aipFinalScore`(`rrf`: kotlin.Double, `trustScore`: kotlin.Double): kotlin.Double {
+            return FfiConverterDouble.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_final_score(
+    
+        
+        FfiConverterDouble.lower(`rrf`),
+        FfiConverterDouble.lower(`trustScore`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The handle of `name` at `domain`, checked against the handle grammar.
+         */
+    @Throws(AipException::class) fun `aipHandle`(`name`: kotlin.String, `domain`: kotlin.String): AipHandle {
+            return FfiConverterTypeAipHandle.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_handle(
+    
+        
+        FfiConverterString.lower(`name`),
+        FfiConverterString.lower(`domain`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * A new message id: a lowercase UUID v4 from operating system randomness.
+         */
+    @Throws(AipException::class) fun `aipNewMessageId`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_new_message_id(
+    
+        _status)
+}
+    )
+    }
+    
+
+        /**
+         * Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
+         * then opens its body with `recipient`'s X25519 key. The caller compares `header.to`
+         * with its own DID and runs the replay check.
+         */
+    @Throws(AipException::class) fun `aipOpen`(`recipient`: AipKeyPair, `senderDidDocumentJson`: kotlin.String, `envelopeJson`: kotlin.String): AipOpened {
+            return FfiConverterTypeAipOpened.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_open(
+    
+        
+        FfiConverterTypeAipKeyPair.lower(`recipient`),
+        FfiConverterString.lower(`senderDidDocumentJson`),
+        FfiConverterString.lower(`envelopeJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Reads the AIP subset of a DID Document (JSON text): `id`, `route_mode`, `endpoint`,
+         * the Ed25519 `verificationMethod` and X25519 `keyAgreement` multikeys.
+         */
+    @Throws(AipException::class) fun `aipParseDidDocument`(`didDocumentJson`: kotlin.String): AipDidDocument {
+            return FfiConverterTypeAipDidDocument.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_parse_did_document(
+    
+        
+        FfiConverterString.lower(`didDocumentJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Checks an envelope's shape (exactly the seven members, each well-formed) without its
+         * signature or body; returns its header (e.g. for a replay check before opening).
+         */
+    @Throws(AipException::class) fun `aipParseEnvelope`(`envelopeJson`: kotlin.String): AipHeader {
+            return FfiConverterTypeAipHeader.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_parse_envelope(
+    
+        
+        FfiConverterString.lower(`envelopeJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Parses a handle written `name#domain`, `name%23domain` (its URL form), `@name@domain`
+         * or `did:aip:<domain>:<name>` (lowercase only).
+         */
+    @Throws(AipException::class) fun `aipParseHandle`(`text`: kotlin.String): AipHandle {
+            return FfiConverterTypeAipHandle.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_parse_handle(
+    
+        
+        FfiConverterString.lower(`text`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Scores and orders `candidates` by final score, descending (ties: higher RRF, then
+         * input order).
+         */
+    @Throws(AipException::class) fun `aipRank`(`candidates`: List<AipCandidate>): List<AipRanked> {
+            return FfiConverterSequenceTypeAipRanked.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_rank(
+    
+        
+        FfiConverterSequenceTypeAipCandidate.lower(`candidates`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Reciprocal Rank Fusion, `1 / (60 + semantic_rank) + 1 / (60 + fts_rank)`; a missing
+         * rank contributes 0; ranks start at 1.
+         */
+    @Throws(AipException::class) fun `aipRrf`(`semanticRank`: kotlin.UInt? = null, `ftsRank`: kotlin.UInt? = null): kotlin.Double {
+            return FfiConverterDouble.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_rrf(
+    
+        
+        FfiConverterOptionalUInt.lower(`semanticRank`),
+        FfiConverterOptionalUInt.lower(`ftsRank`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Seals `body_json` (written canonical) to the first X25519 `keyAgreement` key of the
+         * recipient's DID Document, signs the envelope with `sender`'s Ed25519 key and returns
+         * it as canonical JSON. The HPKE ephemeral key material comes from the operating system.
+         */
+    @Throws(AipException::class) fun `aipSeal`(`sender`: AipKeyPair, `recipientDidDocumentJson`: kotlin.String, `header`: AipSealHeader, `bodyJson`: kotlin.String): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_seal(
+    
+        
+        FfiConverterTypeAipKeyPair.lower(`sender`),
+        FfiConverterString.lower(`recipientDidDocumentJson`),
+        FfiConverterTypeAipSealHeader.lower(`header`),
+        FfiConverterString.lower(`bodyJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Chooses how to deliver to the subject of a DID Document: direct when its route mode is
+         * `direct` and the caller found the endpoint reachable, relay otherwise.
+         */
+    @Throws(AipException::class) fun `aipSelectRoute`(`didDocumentJson`: kotlin.String, `endpointReachable`: kotlin.Boolean): AipRoute {
+            return FfiConverterTypeAipRoute.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_select_route(
+    
+        
+        FfiConverterString.lower(`didDocumentJson`),
+        FfiConverterBoolean.lower(`endpointReachable`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The credential ceiling of `subject`: 1 for an anchor, else the best over non-revoked
+         * credential paths from an anchor (at most 4 hops) of 0.5 per hop; 0 without a path.
+         */
+    @Throws(AipException::class) fun `aipTrustCeiling`(`subject`: kotlin.String, `edges`: List<AipCredentialEdge>, `anchors`: List<kotlin.String>): kotlin.Double {
+            return FfiConverterDouble.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_trust_ceiling(
+    
+        
+        FfiConverterString.lower(`subject`),
+        FfiConverterSequenceTypeAipCredentialEdge.lower(`edges`),
+        FfiConverterSequenceString.lower(`anchors`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The trust score of a history of events, folded from 0 under `ceiling`.
+         */ fun `aipTrustScore`(`ceiling`: kotlin.Double, `history`: List<AipTrustEvent>): kotlin.Double {
+            return FfiConverterDouble.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_trust_score(
+    
+        
+        FfiConverterDouble.lower(`ceiling`),
+        FfiConverterSequenceTypeAipTrustEvent.lower(`history`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Applies one event to a trust score under `ceiling`: a success closes 5% of the gap to
+         * the ceiling, a failure halves the score, a revocation zeroes it.
+         */ fun `aipTrustUpdate`(`score`: kotlin.Double, `ceiling`: kotlin.Double, `event`: AipTrustEvent): kotlin.Double {
+            return FfiConverterDouble.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_trust_update(
+    
+        
+        FfiConverterDouble.lower(`score`),
+        FfiConverterDouble.lower(`ceiling`),
+        FfiConverterTypeAipTrustEvent.lower(`event`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Adds an `eddsa-jcs-2022` Data Integrity proof to `credential_json` (an object without
+         * `proof` whose `issuer` is `key_pair`'s `did:key`, see [`aip_did_key`]) and returns the
+         * secured credential as canonical JSON. `created` is an optional RFC 3339 time for the
+         * proof.
+         */
+    @Throws(AipException::class) fun `aipVcIssue`(`keyPair`: KeyPair, `credentialJson`: kotlin.String, `created`: kotlin.String? = null): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_vc_issue(
+    
+        
+        FfiConverterTypeKeyPair.lower(`keyPair`),
+        FfiConverterString.lower(`credentialJson`),
+        FfiConverterOptionalString.lower(`created`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Verifies the `eddsa-jcs-2022` proof of a credential (the `did:key` resolved locally),
+         * that the signer is the `issuer`, that the issuer is one of `anchors` (`None`: any
+         * issuer), that the credential `id` is not in `revoked`, and its validity period at `now`
+         * (`None`: not checked).
+         */
+    @Throws(AipException::class) fun `aipVcVerify`(`credentialJson`: kotlin.String, `anchors`: List<kotlin.String>? = null, `revoked`: List<kotlin.String> = listOf(), `now`: java.time.Instant? = null): AipVerifiedCredential {
+            return FfiConverterTypeAipVerifiedCredential.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_vc_verify(
+    
+        
+        FfiConverterString.lower(`credentialJson`),
+        FfiConverterOptionalSequenceString.lower(`anchors`),
+        FfiConverterSequenceString.lower(`revoked`),
+        FfiConverterOptionalTimestamp.lower(`now`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Verifies an envelope against the sender's DID Document: `from` must be its `id` and
+         * `sig` must verify under one of its Ed25519 keys. Returns the header.
+         */
+    @Throws(AipException::class) fun `aipVerifyEnvelope`(`senderDidDocumentJson`: kotlin.String, `envelopeJson`: kotlin.String): AipHeader {
+            return FfiConverterTypeAipHeader.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_verify_envelope(
+    
+        
+        FfiConverterString.lower(`senderDidDocumentJson`),
+        FfiConverterString.lower(`envelopeJson`),_status)
 }
     )
     }

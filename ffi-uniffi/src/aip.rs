@@ -1,0 +1,695 @@
+//! AIP, the Agent Interaction Protocol (`concordia_core::aip`): handles and `did:aip`
+//! identifiers, DID Documents and route selection, AIP key pairs (Ed25519 + X25519),
+//! sealed envelopes (seal, verify, open), the replay window, `eddsa-jcs-2022` Verifiable
+//! Credentials and trust-weighted ranking.
+//!
+//! As everywhere in this crate, the rules are the core's: this file converts types, owns
+//! the buffers, supplies operating system randomness (key generation, the HPKE ephemeral
+//! key material, message ids) and maps errors onto [`AipError`].
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::SystemTime;
+
+use concordia_core::aip::did::{self, DidDocument, Route, RouteMode};
+use concordia_core::aip::envelope::{self, Envelope, Header};
+use concordia_core::aip::handle::{self, Handle};
+use concordia_core::aip::hpke::{self, X25519SecretKey};
+use concordia_core::aip::replay::{ReplayWindow, Verdict};
+use concordia_core::aip::{trust, vc};
+use concordia_core::json::Node;
+use concordia_core::sign::KeyPair as CoreKeyPair;
+use concordia_core::{encoding, jcs, Error};
+
+use crate::errors::AipError;
+use crate::keys::KeyPair;
+use crate::util::{parse, timestamp, utf8, write_vec};
+
+// --------------------------------------------------------------------------- randomness
+
+/// 32 bytes from the operating system's random generator.
+fn os_random() -> Result<[u8; 32], AipError> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| AipError::Randomness(format!("randomness unavailable: {e}")))?;
+    Ok(b)
+}
+
+fn seed32(bytes: &[u8], what: &'static str) -> Result<[u8; 32], AipError> {
+    bytes.try_into().map_err(|_| AipError::from(Error::InvalidArgument(what)))
+}
+
+// --------------------------------------------------------------------------- handles
+
+/// An agent handle in every spelling AIP uses.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct AipHandle {
+    /// The agent name (before `#`).
+    pub name: String,
+    /// The registry domain (after `#`).
+    pub domain: String,
+    /// `name#domain`.
+    pub handle: String,
+    /// The URL form `name%23domain`.
+    pub url_form: String,
+    /// `@name@domain`.
+    pub at_form: String,
+    /// `did:aip:<domain>:<name>`.
+    pub did: String,
+}
+
+impl From<&Handle> for AipHandle {
+    fn from(h: &Handle) -> Self {
+        AipHandle {
+            name: h.name().to_string(),
+            domain: h.domain().to_string(),
+            handle: h.handle().as_str().to_string(),
+            url_form: h.url_form().as_str().to_string(),
+            at_form: h.at_form().as_str().to_string(),
+            did: h.did().as_str().to_string(),
+        }
+    }
+}
+
+/// Parses a handle written `name#domain`, `name%23domain` (its URL form), `@name@domain`
+/// or `did:aip:<domain>:<name>` (lowercase only).
+#[uniffi::export]
+pub fn aip_parse_handle(text: String) -> Result<AipHandle, AipError> {
+    Ok(AipHandle::from(&handle::parse_any(&text)?))
+}
+
+/// The handle of `name` at `domain`, checked against the handle grammar.
+#[uniffi::export]
+pub fn aip_handle(name: String, domain: String) -> Result<AipHandle, AipError> {
+    Ok(AipHandle::from(&Handle::new(&name, &domain)?))
+}
+
+// --------------------------------------------------------------------------- DID Documents
+
+/// How messages reach an agent (`route_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum AipRouteMode {
+    /// HTTP POST to the agent's endpoint.
+    Direct,
+    /// A relay hub's durable stream.
+    Relay,
+}
+
+/// Where to deliver, as decided by [`aip_select_route`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum AipRoute {
+    /// POST to `endpoint`.
+    Direct {
+        /// The document's endpoint.
+        endpoint: String,
+    },
+    /// Publish through a relay: the document's endpoint when its route mode is `relay`,
+    /// `None` when a direct endpoint is unreachable (the sender's own hub relays by
+    /// domain).
+    Relay {
+        /// The relay endpoint, if the document names one.
+        endpoint: Option<String>,
+    },
+}
+
+/// The DID Document subset AIP reads.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct AipDidDocument {
+    /// `id`, a `did:aip` DID.
+    pub id: String,
+    /// The handle the `id` names.
+    pub subject: AipHandle,
+    /// `route_mode`.
+    pub route_mode: AipRouteMode,
+    /// `endpoint`.
+    pub endpoint: String,
+    /// The 32-byte Ed25519 keys of `verificationMethod` (at least one), in document order.
+    pub signing_keys: Vec<Vec<u8>>,
+    /// The 32-byte X25519 keys of `keyAgreement`, in document order.
+    pub agreement_keys: Vec<Vec<u8>>,
+}
+
+fn with_document<T>(json: &str, f: impl FnOnce(&DidDocument<'_>) -> Result<T, AipError>) -> Result<T, AipError> {
+    let mut nodes = Vec::new();
+    let doc = parse(json.as_bytes(), &mut nodes)?;
+    f(&did::document_from_value(doc.root())?)
+}
+
+/// Reads the AIP subset of a DID Document (JSON text): `id`, `route_mode`, `endpoint`,
+/// the Ed25519 `verificationMethod` and X25519 `keyAgreement` multikeys.
+#[uniffi::export]
+pub fn aip_parse_did_document(did_document_json: String) -> Result<AipDidDocument, AipError> {
+    with_document(&did_document_json, |d| {
+        Ok(AipDidDocument {
+            id: d.id.to_string(),
+            subject: AipHandle::from(&d.subject),
+            route_mode: match d.route_mode {
+                RouteMode::Direct => AipRouteMode::Direct,
+                RouteMode::Relay => AipRouteMode::Relay,
+            },
+            endpoint: d.endpoint.to_string(),
+            signing_keys: d.signing_keys.iter().map(|k| k.as_bytes().to_vec()).collect(),
+            agreement_keys: d.agreement_keys.iter().map(|k| k.0.to_vec()).collect(),
+        })
+    })
+}
+
+/// Chooses how to deliver to the subject of a DID Document: direct when its route mode is
+/// `direct` and the caller found the endpoint reachable, relay otherwise.
+#[uniffi::export]
+pub fn aip_select_route(did_document_json: String, endpoint_reachable: bool) -> Result<AipRoute, AipError> {
+    with_document(&did_document_json, |d| {
+        Ok(match did::select_route(d, endpoint_reachable) {
+            Route::Direct(e) => AipRoute::Direct { endpoint: e.to_string() },
+            Route::Relay(e) => AipRoute::Relay { endpoint: e.map(str::to_string) },
+        })
+    })
+}
+
+// --------------------------------------------------------------------------- keys
+
+/// An AIP agent's key pair: Ed25519 (signs envelopes and credentials; its `did:key` and
+/// `verificationMethod` multikey) and X25519 (opens sealed bodies; its `keyAgreement`
+/// multikey). Immutable, so one object may be shared across threads.
+#[derive(uniffi::Object)]
+pub struct AipKeyPair {
+    ed: CoreKeyPair,
+    x: X25519SecretKey,
+}
+
+impl std::fmt::Debug for AipKeyPair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Public halves only.
+        f.debug_struct("AipKeyPair").field("ed25519", &self.ed).field("x25519", &self.x.public_key()).finish()
+    }
+}
+
+#[uniffi::export]
+impl AipKeyPair {
+    /// A new key pair from operating system randomness: an Ed25519 seed, and the X25519
+    /// key pair RFC 9180 `DeriveKeyPair` makes of 32 more random bytes. Keep
+    /// `ed25519_seed()` and `x25519_secret()` to restore it.
+    #[uniffi::constructor]
+    pub fn generate() -> Result<Arc<Self>, AipError> {
+        let mut ed_seed = os_random()?;
+        let mut ikm = os_random()?;
+        let ed = CoreKeyPair::from_seed(&ed_seed);
+        let (x, _) = hpke::derive_keypair(&ikm);
+        ed_seed.fill(0);
+        ikm.fill(0);
+        Ok(Arc::new(AipKeyPair { ed, x }))
+    }
+
+    /// The key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
+    /// `ed25519_seed_hex` and `x25519_secret_hex` of a `concordia aip keygen` key file).
+    #[uniffi::constructor]
+    pub fn from_seeds(ed25519_seed: Vec<u8>, x25519_secret: Vec<u8>) -> Result<Arc<Self>, AipError> {
+        let ed = CoreKeyPair::from_seed(&seed32(&ed25519_seed, "Ed25519 seed must be 32 bytes")?);
+        let x = X25519SecretKey(seed32(&x25519_secret, "X25519 secret key must be 32 bytes")?);
+        Ok(Arc::new(AipKeyPair { ed, x }))
+    }
+
+    /// The 32-byte Ed25519 seed. Keep it secret.
+    pub fn ed25519_seed(&self) -> Vec<u8> {
+        self.ed.seed().to_vec()
+    }
+
+    /// The 32-byte X25519 private key. Keep it secret.
+    pub fn x25519_secret(&self) -> Vec<u8> {
+        self.x.0.to_vec()
+    }
+
+    /// The 32-byte Ed25519 public key.
+    pub fn ed25519_public_key(&self) -> Vec<u8> {
+        self.ed.public_key().as_bytes().to_vec()
+    }
+
+    /// The 32-byte X25519 public key.
+    pub fn x25519_public_key(&self) -> Vec<u8> {
+        self.x.public_key().0.to_vec()
+    }
+
+    /// The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
+    /// `publicKeyMultibase`.
+    pub fn ed25519_multibase(&self) -> String {
+        did::encode_multikey(self.ed.public_key().as_bytes(), concordia_core::did::ED25519_MULTICODEC).as_str().to_string()
+    }
+
+    /// The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
+    /// `publicKeyMultibase`.
+    pub fn x25519_multibase(&self) -> String {
+        did::encode_multikey(&self.x.public_key().0, did::X25519_MULTICODEC).as_str().to_string()
+    }
+
+    /// The Ed25519 key's `did:key` (a credential issuer).
+    pub fn did_key(&self) -> String {
+        concordia_core::did::encode(&self.ed.public_key()).as_str().to_string()
+    }
+
+    /// The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
+    /// [`aip_vc_issue`]).
+    pub fn signing_key(&self) -> Arc<KeyPair> {
+        Arc::new(KeyPair(self.ed.clone()))
+    }
+}
+
+/// The `did:key` of an Ed25519 key pair (the `issuer` of the credentials it issues).
+#[uniffi::export]
+pub fn aip_did_key(key_pair: Arc<KeyPair>) -> String {
+    concordia_core::did::encode(&key_pair.0.public_key()).as_str().to_string()
+}
+
+// --------------------------------------------------------------------------- envelopes
+
+/// The signed header of an envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct AipHeader {
+    /// `id`: a lowercase UUID v4.
+    pub id: String,
+    /// `from`: the sender's `did:aip`.
+    pub from: String,
+    /// `to`: the recipient's `did:aip`.
+    pub to: String,
+    /// `type`, e.g. `aip.commerce.offer.request`.
+    pub message_type: String,
+    /// `created_at`: RFC 3339.
+    pub created_at: String,
+}
+
+impl From<&Header<'_>> for AipHeader {
+    fn from(h: &Header<'_>) -> Self {
+        AipHeader {
+            id: h.id.to_string(),
+            from: h.from.to_string(),
+            to: h.to.to_string(),
+            message_type: h.kind.to_string(),
+            created_at: h.created_at.to_string(),
+        }
+    }
+}
+
+/// The header fields a sender chooses; `to` is the recipient document's `id`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct AipSealHeader {
+    /// `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+    pub id: String,
+    /// `from`: the sender's `did:aip` (its DID Document lists the sender key's Ed25519
+    /// public key).
+    pub from: String,
+    /// `type`: 1 to 128 characters from `a-z 0-9 . _ -`, starting with a letter.
+    pub message_type: String,
+    /// `created_at`: RFC 3339, e.g. `2026-05-10T14:25:00Z` (the library reads no clock).
+    pub created_at: String,
+}
+
+/// An opened envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct AipOpened {
+    /// The verified header.
+    pub header: AipHeader,
+    /// The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+    pub body_json: String,
+}
+
+/// A new message id: a lowercase UUID v4 from operating system randomness.
+#[uniffi::export]
+pub fn aip_new_message_id() -> Result<String, AipError> {
+    let mut b = os_random()?;
+    // RFC 9562 version 4 and variant bits; the core checks the result below.
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let mut hex = [0u8; 32];
+    encoding::encode_hex(&b[..16], &mut hex)?;
+    let h = std::str::from_utf8(&hex).map_err(|_| Error::Encoding("hex"))?;
+    let id = format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]);
+    envelope::parse_uuid_v4(&id)?;
+    Ok(id)
+}
+
+/// Seals `body_json` (written canonical) to the first X25519 `keyAgreement` key of the
+/// recipient's DID Document, signs the envelope with `sender`'s Ed25519 key and returns
+/// it as canonical JSON. The HPKE ephemeral key material comes from the operating system.
+#[uniffi::export]
+pub fn aip_seal(
+    sender: Arc<AipKeyPair>,
+    recipient_did_document_json: String,
+    header: AipSealHeader,
+    body_json: String,
+) -> Result<String, AipError> {
+    let mut body_nodes = Vec::new();
+    let body_doc = parse(body_json.as_bytes(), &mut body_nodes)?;
+    // The canonical form is never longer than the input.
+    let body = write_vec(body_json.len(), |buf| jcs::write_to_slice(body_doc.root(), buf))?;
+    with_document(&recipient_did_document_json, |rdoc| {
+        let recipient = rdoc
+            .agreement_keys
+            .first()
+            .ok_or(Error::Schema("recipient DID Document has no X25519 keyAgreement key"))?;
+        let h = Header {
+            id: &header.id,
+            from: &header.from,
+            to: rdoc.id,
+            kind: &header.message_type,
+            created_at: &header.created_at,
+        };
+        let mut ikm = os_random()?;
+        // A first attempt that is too short fails before anything is sealed.
+        let size = body.len() * 4 / 3 + 1024;
+        let out = write_vec(size, |buf| envelope::seal(&h, recipient, &body, &ikm, &sender.ed, buf));
+        ikm.fill(0);
+        Ok(utf8(out?))
+    })
+}
+
+fn with_envelope<T>(json: &str, f: impl FnOnce(&Envelope<'_>) -> Result<T, AipError>) -> Result<T, AipError> {
+    let mut nodes: Vec<Node> = Vec::new();
+    let doc = parse(json.as_bytes(), &mut nodes)?;
+    f(&envelope::from_value(doc.root())?)
+}
+
+/// Checks an envelope's shape (exactly the seven members, each well-formed) without its
+/// signature or body; returns its header (e.g. for a replay check before opening).
+#[uniffi::export]
+pub fn aip_parse_envelope(envelope_json: String) -> Result<AipHeader, AipError> {
+    with_envelope(&envelope_json, |e| Ok(AipHeader::from(&e.header)))
+}
+
+/// Verifies an envelope against the sender's DID Document: `from` must be its `id` and
+/// `sig` must verify under one of its Ed25519 keys. Returns the header.
+#[uniffi::export]
+pub fn aip_verify_envelope(sender_did_document_json: String, envelope_json: String) -> Result<AipHeader, AipError> {
+    with_document(&sender_did_document_json, |sdoc| {
+        with_envelope(&envelope_json, |e| {
+            e.verify_from(sdoc)?;
+            Ok(AipHeader::from(&e.header))
+        })
+    })
+}
+
+/// Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
+/// then opens its body with `recipient`'s X25519 key. The caller compares `header.to`
+/// with its own DID and runs the replay check.
+#[uniffi::export]
+pub fn aip_open(
+    recipient: Arc<AipKeyPair>,
+    sender_did_document_json: String,
+    envelope_json: String,
+) -> Result<AipOpened, AipError> {
+    with_document(&sender_did_document_json, |sdoc| {
+        with_envelope(&envelope_json, |e| {
+            e.verify_from(sdoc)?;
+            let mut out = vec![0u8; e.sealed_len()];
+            let n = e.open(&recipient.x, &mut out)?;
+            out.truncate(n);
+            let body_json = String::from_utf8(out).map_err(|_| Error::Encoding("body is not UTF-8"))?;
+            Ok(AipOpened { header: AipHeader::from(&e.header), body_json })
+        })
+    })
+}
+
+// --------------------------------------------------------------------------- replay window
+
+/// The fixed capacity of an [`AipReplayWindow`]: the most ids it remembers at once (ids
+/// are kept for 600 s, so capacity / 600 is the sustained message rate it accepts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum AipReplayCapacity {
+    /// 1,024 ids (about 56 KiB).
+    Small,
+    /// 16,384 ids (about 0.9 MiB).
+    Medium,
+    /// 65,536 ids (about 3.5 MiB).
+    Large,
+}
+
+/// The outcome of an accepted replay check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum AipVerdict {
+    /// First sighting: process the message.
+    Fresh,
+    /// Already seen inside the window: acknowledge, do not process again.
+    Duplicate,
+}
+
+enum Window {
+    Small(Box<ReplayWindow<1024>>),
+    Medium(Box<ReplayWindow<16384>>),
+    Large(Box<ReplayWindow<65536>>),
+}
+
+macro_rules! on_window {
+    ($w:expr, $v:ident => $e:expr) => {
+        match $w {
+            Window::Small($v) => $e,
+            Window::Medium($v) => $e,
+            Window::Large($v) => $e,
+        }
+    };
+}
+
+/// A core window on the heap. Moving the value into its box goes through the stack (even
+/// in release builds), which the 3.5 MiB window would overflow on a foreign thread with a
+/// small stack (512 KiB on iOS), so it is built on a short-lived thread whose stack is
+/// sized for it.
+fn boxed<const N: usize>() -> Result<Box<ReplayWindow<N>>, AipError> {
+    let stack = std::mem::size_of::<ReplayWindow<N>>().saturating_mul(2).saturating_add(256 * 1024);
+    let fail = |e: String| AipError::Limit(format!("cannot allocate the replay window: {e}"));
+    std::thread::Builder::new()
+        .name("concordia-replay-window".to_string())
+        .stack_size(stack)
+        .spawn(|| Box::new(ReplayWindow::<N>::new()))
+        .map_err(|e| fail(e.to_string()))?
+        .join()
+        .map_err(|_| fail("allocation failed".to_string()))
+}
+
+/// A replay window for at-least-once relay delivery: remembers message ids for 600 s and
+/// rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+/// a failed check leaves it unchanged.
+#[derive(uniffi::Object)]
+pub struct AipReplayWindow {
+    inner: Mutex<Window>,
+}
+
+impl std::fmt::Debug for AipReplayWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AipReplayWindow").field("len", &self.len()).field("capacity", &self.capacity()).finish()
+    }
+}
+
+impl AipReplayWindow {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Window> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[uniffi::export]
+impl AipReplayWindow {
+    /// An empty window of the given capacity.
+    #[uniffi::constructor]
+    pub fn new(capacity: AipReplayCapacity) -> Result<Arc<Self>, AipError> {
+        let w = match capacity {
+            AipReplayCapacity::Small => Window::Small(boxed()?),
+            AipReplayCapacity::Medium => Window::Medium(boxed()?),
+            AipReplayCapacity::Large => Window::Large(boxed()?),
+        };
+        Ok(Arc::new(AipReplayWindow { inner: Mutex::new(w) }))
+    }
+
+    /// Checks one delivery of the message `id` (a lowercase UUID v4) created at
+    /// `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
+    /// `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
+    /// still inside the window) errors. A `now` earlier than one already seen counts as
+    /// the latest seen.
+    pub fn check(&self, id: String, created_at: String, now: SystemTime) -> Result<AipVerdict, AipError> {
+        let id = envelope::parse_uuid_v4(&id)?;
+        let created = envelope::parse_rfc3339(&created_at)?;
+        let now = timestamp(now)?;
+        let verdict = on_window!(&mut *self.lock(), w => w.check(id, created, now))?;
+        Ok(match verdict {
+            Verdict::Fresh => AipVerdict::Fresh,
+            Verdict::Duplicate => AipVerdict::Duplicate,
+        })
+    }
+
+    /// Whether the id (a lowercase UUID v4) is remembered.
+    pub fn contains(&self, id: String) -> Result<bool, AipError> {
+        let id = envelope::parse_uuid_v4(&id)?;
+        Ok(on_window!(&*self.lock(), w => w.contains(id)))
+    }
+
+    /// Ids currently remembered.
+    pub fn len(&self) -> u64 {
+        on_window!(&*self.lock(), w => w.len() as u64)
+    }
+
+    /// True when no id is remembered.
+    pub fn is_empty(&self) -> bool {
+        on_window!(&*self.lock(), w => w.is_empty())
+    }
+
+    /// The fixed capacity (1,024, 16,384 or 65,536).
+    pub fn capacity(&self) -> u64 {
+        on_window!(&*self.lock(), w => w.capacity() as u64)
+    }
+}
+
+// --------------------------------------------------------------------------- credentials
+
+/// A verified credential.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct AipVerifiedCredential {
+    /// The issuer DID (a `did:key`).
+    pub issuer: String,
+    /// `credentialSubject.id`, when present.
+    pub subject: Option<String>,
+    /// The 32-byte Ed25519 key that signed.
+    pub public_key: Vec<u8>,
+}
+
+/// Adds an `eddsa-jcs-2022` Data Integrity proof to `credential_json` (an object without
+/// `proof` whose `issuer` is `key_pair`'s `did:key`, see [`aip_did_key`]) and returns the
+/// secured credential as canonical JSON. `created` is an optional RFC 3339 time for the
+/// proof.
+#[uniffi::export(default(created = None))]
+pub fn aip_vc_issue(key_pair: Arc<KeyPair>, credential_json: String, created: Option<String>) -> Result<String, AipError> {
+    let mut nodes = Vec::new();
+    let doc = parse(credential_json.as_bytes(), &mut nodes)?;
+    let out = write_vec(credential_json.len() * 2 + 1024, |buf| vc::issue(doc.root(), &key_pair.0, created.as_deref(), buf))?;
+    Ok(utf8(out))
+}
+
+/// Verifies the `eddsa-jcs-2022` proof of a credential (the `did:key` resolved locally),
+/// that the signer is the `issuer`, that the issuer is one of `anchors` (`None`: any
+/// issuer), that the credential `id` is not in `revoked`, and its validity period at `now`
+/// (`None`: not checked).
+#[uniffi::export(default(anchors = None, revoked = [], now = None))]
+pub fn aip_vc_verify(
+    credential_json: String,
+    anchors: Option<Vec<String>>,
+    revoked: Vec<String>,
+    now: Option<SystemTime>,
+) -> Result<AipVerifiedCredential, AipError> {
+    let mut nodes = Vec::new();
+    let doc = parse(credential_json.as_bytes(), &mut nodes)?;
+    let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
+    let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
+    let opts = vc::VerifyOptions {
+        now: now.map(timestamp).transpose()?,
+        anchors: anchor_refs.as_deref(),
+        revoked: &revoked_refs,
+    };
+    let v = vc::verify(doc.root(), &opts)?;
+    Ok(AipVerifiedCredential {
+        issuer: v.issuer.to_string(),
+        subject: v.subject.map(str::to_string),
+        public_key: v.key.as_bytes().to_vec(),
+    })
+}
+
+// --------------------------------------------------------------------------- trust
+
+/// One verified credential of the trust graph: `issuer` vouches for `subject`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct AipCredentialEdge {
+    /// Issuer DID.
+    pub issuer: String,
+    /// Subject DID.
+    pub subject: String,
+    /// Whether the credential has been revoked.
+    #[uniffi(default = false)]
+    pub revoked: bool,
+}
+
+/// An interaction outcome for the trust score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum AipTrustEvent {
+    /// A successful, valid interaction.
+    Success,
+    /// A failed interaction or a validation error.
+    Failure,
+    /// A credential of the agent was revoked.
+    Revocation,
+}
+
+impl From<AipTrustEvent> for trust::Event {
+    fn from(e: AipTrustEvent) -> Self {
+        match e {
+            AipTrustEvent::Success => trust::Event::Success,
+            AipTrustEvent::Failure => trust::Event::Failure,
+            AipTrustEvent::Revocation => trust::Event::Revocation,
+        }
+    }
+}
+
+/// One search result to rank.
+#[derive(Debug, Clone, Copy, PartialEq, uniffi::Record)]
+pub struct AipCandidate {
+    /// Rank in the semantic list (from 1), if present there.
+    pub semantic_rank: Option<u32>,
+    /// Rank in the full-text list (from 1), if present there.
+    pub fts_rank: Option<u32>,
+    /// Trust score in `[0, 1]`.
+    pub trust_score: f64,
+}
+
+/// A ranked result.
+#[derive(Debug, Clone, Copy, PartialEq, uniffi::Record)]
+pub struct AipRanked {
+    /// Position of the candidate in the input list.
+    pub index: u64,
+    /// Its Reciprocal Rank Fusion score.
+    pub rrf: f64,
+    /// Its final score, `rrf * (1 + 0.3 * trust_score)`.
+    pub final_score: f64,
+}
+
+/// The credential ceiling of `subject`: 1 for an anchor, else the best over non-revoked
+/// credential paths from an anchor (at most 4 hops) of 0.5 per hop; 0 without a path.
+#[uniffi::export]
+pub fn aip_trust_ceiling(subject: String, edges: Vec<AipCredentialEdge>, anchors: Vec<String>) -> Result<f64, AipError> {
+    let edges: Vec<trust::Edge<'_>> =
+        edges.iter().map(|e| trust::Edge { issuer: &e.issuer, subject: &e.subject, revoked: e.revoked }).collect();
+    let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();
+    Ok(trust::credential_ceiling(&subject, &edges, &anchors)?)
+}
+
+/// Applies one event to a trust score under `ceiling`: a success closes 5% of the gap to
+/// the ceiling, a failure halves the score, a revocation zeroes it.
+#[uniffi::export]
+pub fn aip_trust_update(score: f64, ceiling: f64, event: AipTrustEvent) -> f64 {
+    trust::update(score, ceiling, event.into())
+}
+
+/// The trust score of a history of events, folded from 0 under `ceiling`.
+#[uniffi::export]
+pub fn aip_trust_score(ceiling: f64, history: Vec<AipTrustEvent>) -> f64 {
+    trust::score(ceiling, history.into_iter().map(trust::Event::from))
+}
+
+/// Reciprocal Rank Fusion, `1 / (60 + semantic_rank) + 1 / (60 + fts_rank)`; a missing
+/// rank contributes 0; ranks start at 1.
+#[uniffi::export(default(semantic_rank = None, fts_rank = None))]
+pub fn aip_rrf(semantic_rank: Option<u32>, fts_rank: Option<u32>) -> Result<f64, AipError> {
+    Ok(trust::rrf(semantic_rank, fts_rank)?)
+}
+
+/// The final score `rrf * (1 + 0.3 * trust_score)`, `trust_score` in `[0, 1]`.
+#[uniffi::export]
+pub fn aip_final_score(rrf: f64, trust_score: f64) -> Result<f64, AipError> {
+    Ok(trust::final_score(rrf, trust_score)?)
+}
+
+/// Scores and orders `candidates` by final score, descending (ties: higher RRF, then
+/// input order).
+#[uniffi::export]
+pub fn aip_rank(candidates: Vec<AipCandidate>) -> Result<Vec<AipRanked>, AipError> {
+    let cands: Vec<trust::Candidate> = candidates
+        .iter()
+        .map(|c| trust::Candidate { semantic_rank: c.semantic_rank, fts_rank: c.fts_rank, trust_score: c.trust_score })
+        .collect();
+    let mut out = vec![trust::Ranked::default(); cands.len()];
+    let n = trust::rank(&cands, &mut out)?;
+    Ok(out
+        .iter()
+        .take(n)
+        .map(|r| AipRanked { index: r.index as u64, rrf: r.rrf, final_score: r.final_score })
+        .collect())
+}
