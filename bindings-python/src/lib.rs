@@ -43,7 +43,7 @@ fn with_doc<T>(bytes: &[u8], options: &Options, f: impl FnOnce(Value<'_>) -> PyR
     thread_local! {
         static NODES: RefCell<Vec<Node>> = const { RefCell::new(Vec::new()) };
     }
-    let need = bytes.len() / 2 + 2;
+    let need = concordia_core::json::nodes_for_any(bytes.len());
     let mut nodes = NODES.with(|n| n.take());
     if nodes.len() < need {
         nodes.resize(need, Node::EMPTY);
@@ -256,12 +256,12 @@ fn verify_attestation(
     };
     let opts = walk_options();
     let r: PyResult<Result<attestation::Verified, Error>> = with_doc(&a, &opts, |att| {
-        let mut key_nodes = vec![Node::EMPTY; k.len() / 2 + 2];
+        let mut key_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(k.len())];
         let keys = core(json::parse_with(&k, &mut key_nodes, &opts))?;
         match &t {
             None => Ok(attestation::verify(att, keys.root(), None)),
             Some(t) => {
-                let mut t_nodes = vec![Node::EMPTY; t.len() / 2 + 2];
+                let mut t_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(t.len())];
                 let tr = core(json::parse_with(t, &mut t_nodes, &opts))?;
                 Ok(attestation::verify(att, keys.root(), Some(tr.root())))
             }
@@ -302,7 +302,7 @@ fn verify_profile(name: &str, input: &Bound<'_, PyAny>, context: &Bound<'_, PyAn
         vo.now = Some(timestamp_of(t)?);
     }
     with_doc(&i, &opts_for(i_text), |iv| {
-        let mut c_nodes = vec![Node::EMPTY; c.len() / 2 + 2];
+        let mut c_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(c.len())];
         let cv = core(json::parse_with(&c, &mut c_nodes, &opts_for(c_text)))?;
         core(profiles::verify_profile(profile, iv, cv.root(), &vo))
     })
@@ -388,7 +388,7 @@ impl TranscriptVerifier {
         let r: Result<usize, (usize, Error)> = py.detach(|| {
             let mut nodes: Vec<Node> = Vec::new();
             for (i, m) in messages.iter().enumerate() {
-                let need = m.len() / 2 + 2;
+                let need = concordia_core::json::nodes_for_any(m.len());
                 if nodes.len() < need {
                     nodes.resize(need, Node::EMPTY);
                 }
@@ -423,7 +423,7 @@ impl TranscriptVerifier {
 fn verify_transcript(py: Python<'_>, transcript_json: &[u8], public_keys: &Bound<'_, PyAny>) -> PyResult<(u64, String)> {
     let keys = owned_keys(Some(public_keys))?;
     let r = py.detach(|| {
-        let mut nodes = vec![Node::EMPTY; transcript_json.len() / 2 + 2];
+        let mut nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(transcript_json.len())];
         let doc = json::parse(transcript_json, &mut nodes).map_err(|e| (0usize, e))?;
         message::verify_transcript(doc.root(), &keys).map(|v| (v.count(), v.head()))
     });

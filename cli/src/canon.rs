@@ -35,7 +35,7 @@ fn jcs_lines(input: &[u8]) -> CliResult {
     }
     for line in lines {
         nodes.clear();
-        nodes.resize(line.len() / 2 + 2, json::Node::EMPTY);
+        nodes.resize(json::nodes_for_any(line.len()), json::Node::EMPTY);
         match json::parse_with(line, &mut nodes, &crate::util::cli_options()) {
             Ok(doc) => out.extend_from_slice(&canonical(doc.root())),
             Err(e) => out.extend_from_slice(

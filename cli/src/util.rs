@@ -50,10 +50,11 @@ pub fn read_input(path: Option<&str>) -> CliResult<(String, Vec<u8>)> {
     }
 }
 
-/// A node buffer that always suffices for `input` (one node per value, a value per two
-/// bytes at the most).
+/// A node buffer that always suffices for `input`, well-formed or not (a node per byte at
+/// the most), so malformed text gets its syntax error with its byte offset, never a
+/// buffer limit. 24 bytes of memory per input byte.
 pub fn nodes_for(input: &[u8]) -> Vec<Node> {
-    vec![Node::EMPTY; input.len() / 2 + 2]
+    vec![Node::EMPTY; json::nodes_for_any(input.len())]
 }
 
 /// Parses with a nesting bound suited to a command-line tool (the core's default is 128).

@@ -47,6 +47,11 @@ fn malformed_input_exits_2_with_offset() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("byte 9") && err.contains("duplicate"), "{err}");
     assert_eq!(err.lines().count(), 1);
+    // Unclosed brackets use a node per byte: still a syntax error with its offset, never a
+    // buffer limit (found by the json_parse fuzz target).
+    let out = run(&["jcs"], b"[[[[[[");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("malformed JSON at byte 6: unexpected end of input"));
     let out = run(&["jcs", "/nonexistent/file.json"], b"");
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["frobnicate"], b"");

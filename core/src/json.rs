@@ -20,9 +20,13 @@
 //! * anything but whitespace after the value.
 //!
 //! The reader never recurses: nesting depth costs no stack, and is bounded only by
-//! [`Options::max_depth`] (128 by default). A value needs one node, so a buffer of
-//! `input.len() / 2 + 2` nodes is always enough; a smaller buffer gives
-//! [`Limit::Nodes`](crate::error::Limit::Nodes) rather than a partial result.
+//! [`Options::max_depth`] (128 by default). A value needs one node. For well-formed text a
+//! buffer of [`nodes_for_valid`]`(input.len())` = `input.len() / 2 + 2` nodes is always
+//! enough; malformed text can use up to one node per byte before its error shows (`[[[[`
+//! never closes), so a buffer of [`nodes_for_any`]`(input.len())` = `input.len() + 1`
+//! nodes always reaches the syntax verdict. A buffer that runs out gives
+//! [`Limit::Nodes`](crate::error::Limit::Nodes), never a partial result: a caller that
+//! sizes for valid text can retry with the larger bound to name the syntax error.
 //!
 //! While an object is closed, its members are sorted into RFC 8785 order (UTF-16 code
 //! units) as a linked list threaded through the tape, with no extra memory; duplicate
@@ -51,6 +55,19 @@ const NONE: u32 = u32::MAX;
 
 /// The largest integer a double holds exactly, and every integer below it: 2^53 - 1.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Nodes that always suffice for well-formed text of `len` bytes.
+#[must_use]
+pub const fn nodes_for_valid(len: usize) -> usize {
+    len / 2 + 2
+}
+
+/// Nodes that suffice for any text of `len` bytes, well-formed or not: every node
+/// consumes at least one byte.
+#[must_use]
+pub const fn nodes_for_any(len: usize) -> usize {
+    len.saturating_add(1)
+}
 
 /// The default bound on container nesting.
 pub const DEFAULT_MAX_DEPTH: u32 = 128;

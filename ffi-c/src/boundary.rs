@@ -173,14 +173,14 @@ pub(crate) fn write_sized(
     store_len(result, out_len)
 }
 
-/// The node buffer that always suffices for `input` (`len / 2 + 2`, see `core::json`).
+/// The node buffer that always suffices for `input` (`len + 1`: enough for any text, so malformed input gets its syntax error; see `core::json`).
 pub(crate) fn nodes_for(input: &[u8]) -> Vec<Node> {
-    vec![Node::EMPTY; input.len() / 2 + 2]
+    vec![Node::EMPTY; json::nodes_for_any(input.len())]
 }
 
 /// Parses `input` into `nodes`, growing them to the size that always suffices.
 pub(crate) fn parse<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>) -> Result<Doc<'a>, Error> {
-    let need = input.len() / 2 + 2;
+    let need = json::nodes_for_any(input.len());
     if nodes.len() < need {
         nodes.resize(need, Node::EMPTY);
     }

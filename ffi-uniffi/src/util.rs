@@ -7,14 +7,14 @@ use concordia_core::time::Timestamp;
 use concordia_core::Error;
 
 /// Parses `input` into `nodes`, growing them to the size that always suffices
-/// (`len / 2 + 2`, see `concordia_core::json`).
+/// (`len + 1`: enough for any text, so malformed input gets its syntax error; see `concordia_core::json`).
 pub(crate) fn parse<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>) -> Result<Doc<'a>, Error> {
     parse_with(input, nodes, &Options::default())
 }
 
 /// As [`parse`], with reader options.
 pub(crate) fn parse_with<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>, options: &Options) -> Result<Doc<'a>, Error> {
-    let need = input.len() / 2 + 2;
+    let need = json::nodes_for_any(input.len());
     if nodes.len() < need {
         nodes.resize(need, Node::EMPTY);
     }
