@@ -291,8 +291,6 @@ pub fn verify_profile(profile: Profile, input: Value<'_>, context: Value<'_>, op
         Profile::CompetenceProof => competence_proof::competence_proof(input, context, opts),
         Profile::ReceiptBundle => receipt_bundle::receipt_bundle(input, context, opts),
         Profile::MessageChain => message_chain::verify(input, context, opts),
-        #[allow(unreachable_patterns)]
-        _ => Err(Error::InvalidArgument("profile not implemented")),
     }
 }
 
