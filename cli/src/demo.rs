@@ -180,6 +180,8 @@ pub fn run(mut args: Args) -> CliResult {
         );
     }
     println!("  price path (USD): {} -> accepted 2050 shipped", prices.join(" -> "));
+    println!("  (concessions are counted as the reference SDK counts them: between a party's successive");
+    println!("   offers with numeric `terms`; the seller's move came in a conditional counter)");
     println!("Agreed: Canon EOS R5 for 2050 USD, shipped (state {}).", session.state().as_str());
 
     let attestation_id = format!("att_{}", hex8(&derive(&seed, "attestation")));
