@@ -19,6 +19,8 @@ step() {
 
 rust_tests() {
     step cargo test --locked --workspace
+    # `small` (the embedded feature) takes other code paths: merge sort only, one writer.
+    step cargo test --locked -p concordia-core --features small
 }
 
 build_cli() {

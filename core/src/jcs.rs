@@ -167,69 +167,207 @@ pub fn write_with<P: Preimage + ?Sized, S: Sink + ?Sized>(value: Value<'_>, rule
 pub fn write_inserting<P: Preimage + ?Sized, S: Sink + ?Sized>(
     value: Value<'_>,
     rule: &P,
-    mut extra: Option<(&str, &[u8])>,
+    extra: Option<(&str, &[u8])>,
     sink: &mut S,
 ) -> Result<()> {
-    if value.kind() != Kind::Object {
-        extra = None;
+    // With `small`, one copy of the writer serves every rule and sink (through `dyn`), so
+    // that a firmware that hashes and verifies does not carry two.
+    #[cfg(feature = "small")]
+    {
+        let mut sink = sink;
+        write_traversal::<dyn Preimage, dyn Sink>(value, &rule, extra, &mut sink)
     }
-    let mut walk = Walk::new(value, rule);
-    let mut comma = false;
-    let mut after_key = false;
-    while let Some(ev) = walk.next() {
-        match ev {
-            Event::Key(k) => {
-                if let Some((name, json)) = extra {
-                    if walk.depth() == 1 && k.cmp_utf16_str(name).is_gt() {
-                        write_member(name, json, comma, sink)?;
-                        extra = None;
-                        comma = true;
-                    }
+    #[cfg(not(feature = "small"))]
+    {
+        write_traversal(value, rule, extra, sink)
+    }
+}
+
+#[cfg_attr(feature = "small", inline(never))]
+fn write_traversal<P: Preimage + ?Sized, S: Sink + ?Sized>(
+    value: Value<'_>,
+    rule: &P,
+    extra: Option<(&str, &[u8])>,
+    sink: &mut S,
+) -> Result<()> {
+    let doc = value.doc();
+    let root = value.index();
+    let mut out = Runs { src: doc.source().as_bytes(), start: 0, end: 0, sink };
+    let mut extra = if value.kind() == Kind::Object { extra } else { None };
+    // The traversal of `Walk`, without its events: `i` is the value to write next, `parent`
+    // its container, `depth` the nesting of `parent` (1 inside the root container).
+    let mut i = root;
+    let mut parent = NO_NODE;
+    let mut depth = 0usize;
+    'value: loop {
+        let n = doc.node(i);
+        match n.kind() {
+            Kind::Object => {
+                out.source(n.start() as usize, n.start() as usize + 1)?;
+                let first = if n.count() == 0 { NO_NODE } else { kept(doc, rule, depth + 1, n.first_sorted()) };
+                if first != NO_NODE {
+                    depth += 1;
+                    parent = i;
+                    i = out.key(doc, first, depth, &mut extra, false)?;
+                    continue 'value;
                 }
-                if comma {
-                    sink.write(b",")?;
-                }
-                match walk.doc.quoted_plain(walk.last_key) {
-                    Some(q) => sink.write(q.as_bytes())?,
-                    None => write_str(k, sink)?,
-                }
-                sink.write(b":")?;
-                after_key = true;
-                continue;
-            }
-            Event::End(is_object) => {
-                if is_object && walk.depth() == 0 {
+                if i == root {
                     if let Some((name, json)) = extra.take() {
-                        write_member(name, json, comma, sink)?;
+                        out.member(name, json, false)?;
                     }
                 }
-                sink.write(if is_object { b"}" } else { b"]" })?;
-                comma = true;
+                out.byte(b'}')?;
             }
-            other => {
-                if comma && !after_key {
-                    sink.write(b",")?;
+            Kind::Array => {
+                out.source(n.start() as usize, n.start() as usize + 1)?;
+                if n.count() != 0 {
+                    depth += 1;
+                    parent = i;
+                    i += 1;
+                    continue 'value;
                 }
-                match other {
-                    Event::BeginObject => {
-                        sink.write(b"{")?;
-                        comma = false;
+                out.byte(b']')?;
+            }
+            Kind::String => {
+                if n.is_escaped() {
+                    out.flush()?;
+                    write_str(doc.str_of(i), out.sink)?;
+                } else {
+                    // Quotes included: a string without escapes is canonical as written.
+                    out.source(n.start() as usize - 1, n.end() as usize + 1)?;
+                }
+            }
+            Kind::Number => {
+                if n.is_canonical_number() {
+                    out.source(n.start() as usize, n.end() as usize)?;
+                } else {
+                    out.flush()?;
+                    write_number(n.number(), out.sink)?;
+                }
+            }
+            Kind::Null | Kind::True | Kind::False => out.source(n.start() as usize, n.end() as usize)?,
+        }
+        // After the value at `i`: separators and closing brackets up to the next value.
+        loop {
+            if i == root {
+                return out.flush();
+            }
+            let p = doc.node(parent);
+            if p.kind() == Kind::Object {
+                // The value's member name is the node just before it.
+                let next = kept(doc, rule, depth, doc.node(i - 1).next_sorted());
+                if next != NO_NODE {
+                    i = out.key(doc, next, depth, &mut extra, true)?;
+                    continue 'value;
+                }
+                if parent == root {
+                    if let Some((name, json)) = extra.take() {
+                        out.member(name, json, true)?;
                     }
-                    Event::BeginArray => {
-                        sink.write(b"[")?;
-                        comma = false;
-                    }
-                    Event::Scalar(v) => {
-                        write_scalar(v, sink)?;
-                        comma = true;
-                    }
-                    Event::Key(_) | Event::End(_) => {}
+                }
+                out.byte(b'}')?;
+            } else {
+                let next = doc.node(i).skip(i);
+                if next < p.end() {
+                    out.byte(b',')?;
+                    i = next;
+                    continue 'value;
+                }
+                out.byte(b']')?;
+            }
+            i = parent;
+            parent = if i == root { NO_NODE } else { p.parent() };
+            depth -= 1;
+        }
+    }
+}
+
+/// The first member name from `key` on (in sorted order) that `rule` keeps at `depth`.
+#[inline]
+fn kept<P: Preimage + ?Sized>(doc: Doc<'_>, rule: &P, depth: usize, mut key: u32) -> u32 {
+    while key != NO_NODE {
+        if rule.keep(depth, doc.str_of(key)) {
+            return key;
+        }
+        key = doc.node(key).next_sorted();
+    }
+    NO_NODE
+}
+
+/// Output in runs of the input: a piece that continues the input text where the pending run
+/// ends extends the run, so canonical stretches of the input (a sorted, compact object; a
+/// member name with its colon and value) reach the sink in one write.
+struct Runs<'s, 'k, S: ?Sized> {
+    src: &'s [u8],
+    /// The pending run, `src[start..end]`; everything before it is already in the sink.
+    start: usize,
+    end: usize,
+    sink: &'k mut S,
+}
+
+impl<S: Sink + ?Sized> Runs<'_, '_, S> {
+    /// Writes the input bytes `src[s..e]`.
+    #[inline]
+    fn source(&mut self, s: usize, e: usize) -> Result<()> {
+        if s != self.end {
+            self.flush()?;
+            self.start = s;
+        }
+        self.end = e;
+        Ok(())
+    }
+
+    /// Writes one punctuation byte, from the input when it follows there.
+    #[inline]
+    fn byte(&mut self, c: u8) -> Result<()> {
+        if self.src.get(self.end) == Some(&c) {
+            self.end += 1;
+            Ok(())
+        } else {
+            self.flush()?;
+            self.sink.write(&[c])
+        }
+    }
+
+    #[inline]
+    fn flush(&mut self) -> Result<()> {
+        if self.end > self.start {
+            self.sink.write(self.src.get(self.start..self.end).unwrap_or(&[]))?;
+        }
+        self.start = self.end;
+        Ok(())
+    }
+
+    /// Writes member name `key` (with a comma before it unless `first`) and its colon, and
+    /// the pending extra member before it where it sorts; returns the member's value.
+    fn key(&mut self, doc: Doc<'_>, key: u32, depth: usize, extra: &mut Option<(&str, &[u8])>, mut comma: bool) -> Result<u32> {
+        if depth == 1 {
+            if let Some((name, json)) = *extra {
+                if doc.str_of(key).cmp_utf16_str(name).is_gt() {
+                    self.member(name, json, comma)?;
+                    *extra = None;
+                    comma = true;
                 }
             }
         }
-        after_key = false;
+        if comma {
+            self.byte(b',')?;
+        }
+        let n = doc.node(key);
+        if n.is_escaped() {
+            self.flush()?;
+            write_str(doc.str_of(key), self.sink)?;
+        } else {
+            self.source(n.start() as usize - 1, n.end() as usize + 1)?;
+        }
+        self.byte(b':')?;
+        Ok(key + 1)
     }
-    Ok(())
+
+    fn member(&mut self, name: &str, json: &[u8], comma: bool) -> Result<()> {
+        self.flush()?;
+        write_member(name, json, comma, self.sink)
+    }
 }
 
 fn write_member<S: Sink + ?Sized>(name: &str, json: &[u8], comma: bool, sink: &mut S) -> Result<()> {
@@ -257,26 +395,6 @@ pub fn write_to_slice_with<P: Preimage + ?Sized>(value: Value<'_>, rule: &P, out
     let mut sink = SliceSink::new(out);
     write_with(value, rule, &mut sink)?;
     sink.finish()
-}
-
-fn write_scalar<S: Sink + ?Sized>(v: Value<'_>, sink: &mut S) -> Result<()> {
-    match v.kind() {
-        Kind::Null => sink.write(b"null"),
-        Kind::True => sink.write(b"true"),
-        Kind::False => sink.write(b"false"),
-        Kind::Number => match v.canonical_number_text() {
-            Some(text) => sink.write(text.as_bytes()),
-            None => write_number(v.as_f64().unwrap_or(0.0), sink),
-        },
-        Kind::String => match v.doc().quoted_plain(v.index()) {
-            Some(q) => sink.write(q.as_bytes()),
-            None => match v.as_str() {
-            Some(s) => write_str(s, sink),
-            None => sink.write(b"\"\""),
-        }},
-        Kind::Array => sink.write(b"[]"),
-        Kind::Object => sink.write(b"{}"),
-    }
 }
 
 /// Writes a double in ECMAScript `Number::toString` form. Negative zero is written `0`,

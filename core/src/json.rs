@@ -197,6 +197,10 @@ pub fn parse_with<'a>(input: &'a [u8], nodes: &'a mut [Node], options: &Options)
     Ok(Doc { src, nodes: nodes.get(..len).unwrap_or(&[]) })
 }
 
+/// Objects with at most this many members are sorted by insertion, larger ones by merge
+/// sort (O(n log n) whatever the order).
+const INSERTION_SORT_MAX: u32 = 16;
+
 /// Byte classes for the string scanner: 1 for bytes that end a plain run.
 static STRING_STOP: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -266,9 +270,14 @@ impl Parser<'_, '_> {
     }
 
     fn run(&mut self) -> Result<()> {
+        // The open container and its state, kept in locals so that the hot loop touches no
+        // node but the one it writes. On entering a child container the parent's count and
+        // (for objects) last member name are saved in its node (`b`, `d`) and restored on
+        // the way out.
         let mut parent = NONE;
-        // Whether `parent` is an object (kept here so the hot loop reads no node for it).
         let mut in_object = false;
+        let mut count = 0u32;
+        let mut last_key = NONE;
         let mut depth = 0u32;
         self.skip_ws();
         'value: loop {
@@ -282,9 +291,14 @@ impl Parser<'_, '_> {
                     }
                     let kind = if open == b'{' { Kind::Object } else { Kind::Array };
                     let idx = self.push(Node { kind, flags: 0, start, a: 0, b: 0, c: parent, d: NONE })?;
-                    self.count_in(parent);
+                    if let Some(p) = self.node_mut(parent) {
+                        p.b = count + 1;
+                        p.d = last_key;
+                    }
                     parent = idx;
                     in_object = kind == Kind::Object;
+                    count = 0;
+                    last_key = NONE;
                     self.pos += 1;
                     self.skip_ws();
                     let close = if open == b'{' { b'}' } else { b']' };
@@ -292,22 +306,31 @@ impl Parser<'_, '_> {
                         // Empty container: close it right here and fall through.
                     } else {
                         if kind == Kind::Object {
-                            self.member_name()?;
+                            last_key = self.member_name(last_key)?;
                         }
                         continue 'value;
                     }
                 }
                 Some(b'"') => {
                     self.string(false)?;
-                    self.count_in(parent);
+                    count += 1;
                 }
                 Some(b'-' | b'0'..=b'9') => {
                     self.number()?;
-                    self.count_in(parent);
+                    count += 1;
                 }
-                Some(b't') => self.literal(b"true", Kind::True, parent)?,
-                Some(b'f') => self.literal(b"false", Kind::False, parent)?,
-                Some(b'n') => self.literal(b"null", Kind::Null, parent)?,
+                Some(b't') => {
+                    self.literal(b"true", Kind::True)?;
+                    count += 1;
+                }
+                Some(b'f') => {
+                    self.literal(b"false", Kind::False)?;
+                    count += 1;
+                }
+                Some(b'n') => {
+                    self.literal(b"null", Kind::Null)?;
+                    count += 1;
+                }
                 _ => return Err(self.unexpected()),
             }
             // After a value: separators and closing brackets until the next value starts.
@@ -326,25 +349,29 @@ impl Parser<'_, '_> {
                         self.pos += 1;
                         self.skip_ws();
                         if in_object {
-                            self.member_name()?;
+                            last_key = self.member_name(last_key)?;
                         }
                         continue 'value;
                     }
                     Some(c) if c == close => {
                         self.pos += 1;
                         let end = self.len;
-                        if in_object {
-                            self.close_object(parent)?;
-                        }
                         let up = match self.node_mut(parent) {
                             Some(n) => {
                                 n.a = end;
+                                n.b = count;
                                 n.c
                             }
                             None => NONE,
                         };
+                        if in_object {
+                            self.close_object(parent, count)?;
+                        }
                         parent = up;
-                        in_object = self.node(parent).kind == Kind::Object && parent != NONE;
+                        let p = self.node(parent);
+                        in_object = parent != NONE && p.kind == Kind::Object;
+                        count = p.b;
+                        last_key = p.d;
                         depth -= 1;
                     }
                     _ => return Err(self.unexpected()),
@@ -353,29 +380,27 @@ impl Parser<'_, '_> {
         }
     }
 
-    #[inline]
-    fn count_in(&mut self, parent: u32) {
-        if let Some(n) = self.node_mut(parent) {
-            n.b += 1;
-        }
-    }
-
-    /// A member name and its colon; leaves `pos` at the start of the member's value.
-    fn member_name(&mut self) -> Result<()> {
+    /// A member name and its colon; leaves `pos` at the start of the member's value. Links
+    /// the object's previous name (`prev`) to this one, so the names of an object form a
+    /// list in source order for [`Self::close_object`]; returns the new name's index.
+    fn member_name(&mut self, prev: u32) -> Result<u32> {
         if self.peek() != Some(b'"') {
             return Err(self.unexpected());
         }
-        self.string(true)?;
+        let key = self.string(true)?;
+        if let Some(p) = self.node_mut(prev) {
+            p.b = key;
+        }
         self.skip_ws();
         if self.peek() != Some(b':') {
             return Err(self.unexpected());
         }
         self.pos += 1;
         self.skip_ws();
-        Ok(())
+        Ok(key)
     }
 
-    fn literal(&mut self, word: &[u8], kind: Kind, parent: u32) -> Result<()> {
+    fn literal(&mut self, word: &[u8], kind: Kind) -> Result<()> {
         let start = self.pos;
         let end = start + word.len();
         match self.src.get(start..end) {
@@ -392,35 +417,44 @@ impl Parser<'_, '_> {
         }
         self.pos = end;
         self.push(Node { kind, flags: 0, start: start as u32, a: end as u32, b: 0, c: 0, d: 0 })?;
-        self.count_in(parent);
         Ok(())
     }
 
     fn string(&mut self, is_key: bool) -> Result<u32> {
         let open = self.pos;
-        self.pos += 1;
+        let mut pos = open + 1;
         let mut flags = 0u8;
         loop {
-            // Plain run: eight bytes at a time, then byte by byte.
-            while let Some(w) = self.src.get(self.pos..self.pos + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-                let m = stop_mask(u64::from_le_bytes(w));
-                if m != 0 {
-                    self.pos += (m.trailing_zeros() / 8) as usize;
-                    break;
+            // To the next quote, backslash or control byte: eight bytes at a time (the mask
+            // finds the first such byte exactly), then byte by byte near the end of input.
+            loop {
+                match self.src.get(pos..pos + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+                    Some(w) => {
+                        let m = stop_mask(u64::from_le_bytes(w));
+                        if m != 0 {
+                            pos += (m.trailing_zeros() / 8) as usize;
+                            break;
+                        }
+                        pos += 8;
+                    }
+                    None => {
+                        while let Some(&b) = self.src.get(pos) {
+                            if STRING_STOP[b as usize] != 0 {
+                                break;
+                            }
+                            pos += 1;
+                        }
+                        break;
+                    }
                 }
-                self.pos += 8;
             }
-            while let Some(&b) = self.src.get(self.pos) {
-                if STRING_STOP[b as usize] != 0 {
-                    break;
-                }
-                self.pos += 1;
-            }
-            match self.peek() {
+            self.pos = pos;
+            match self.src.get(pos) {
                 Some(b'"') => break,
                 Some(b'\\') => {
                     flags |= F_ESCAPED;
                     self.escape()?;
+                    pos = self.pos;
                 }
                 Some(_) => return Err(self.err(Syntax::ControlCharacter)),
                 None => return Err(self.err(Syntax::UnexpectedEnd)),
@@ -432,10 +466,14 @@ impl Parser<'_, '_> {
         // most comparisons while sorting are one integer compare. (A raw NUL cannot occur
         // in a string, so padding never ties with content.)
         let (c, d) = if is_key && flags == 0 {
-            let raw = self.src.get(open + 1..end).unwrap_or(&[]);
-            let v = match raw.get(..8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
-                Some(w) => u64::from_be_bytes(w),
+            let len = end - open - 1;
+            let v = match self.src.get(open + 1..open + 9).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+                // Eight bytes from the name's start (past its end when it is shorter), with
+                // the bytes past its end cleared.
+                Some(w) if len >= 8 => u64::from_be_bytes(w),
+                Some(w) => u64::from_be_bytes(w) & !(u64::MAX >> (8 * len)),
                 None => {
+                    let raw = self.src.get(open + 1..end).unwrap_or(&[]);
                     let mut p = [0u8; 8];
                     for (i, b) in raw.iter().enumerate().take(8) {
                         p[i & 7] = *b;
@@ -443,6 +481,7 @@ impl Parser<'_, '_> {
                     u64::from_be_bytes(p)
                 }
             };
+            let v = utf16_order_prefix(v);
             ((v >> 32) as u32, v as u32)
         } else {
             (0, 0)
@@ -638,67 +677,128 @@ impl Parser<'_, '_> {
         }
     }
 
+    #[inline]
     fn cmp_keys(&self, x: u32, y: u32) -> Ordering {
         let (nx, ny) = (self.node(x), self.node(y));
         if (nx.flags | ny.flags) & F_ESCAPED == 0 {
+            // The prefixes compare as the names' first 8 bytes in UTF-16 order (see
+            // `utf16_order_prefix`), so a difference there decides.
             let px = (u64::from(nx.c) << 32) | u64::from(nx.d);
             let py = (u64::from(ny.c) << 32) | u64::from(ny.d);
             if px != py {
-                // The first differing byte decides, unless both are lead bytes of 3- and
-                // 4-byte sequences, where UTF-16 order differs from UTF-8 order.
-                let shift = 56 - ((px ^ py).leading_zeros() & !7);
-                let (bx, by) = ((px >> shift) as u8, (py >> shift) as u8);
-                if bx < 0xEE || by < 0xEE {
-                    return px.cmp(&py);
-                }
-            } else if nx.a - nx.start <= 8 && ny.a - ny.start <= 8 {
-                return (nx.a - nx.start).cmp(&(ny.a - ny.start));
+                return px.cmp(&py);
+            }
+            let (lx, ly) = (nx.a - nx.start, ny.a - ny.start);
+            if lx <= 8 && ly <= 8 {
+                return lx.cmp(&ly);
             }
         }
+        self.cmp_keys_full(x, y)
+    }
+
+    #[inline(never)]
+    fn cmp_keys_full(&self, x: u32, y: u32) -> Ordering {
         self.str_at(x).cmp_utf16(&self.str_at(y))
     }
 
-    /// Links the object's member names in sorted order and rejects duplicates.
-    fn close_object(&mut self, obj: u32) -> Result<()> {
-        let o = self.node(obj);
-        if o.b == 0 {
+    /// Links the object's member names (a list in source order, from `obj + 1`) in sorted
+    /// order and rejects duplicates, reporting the first name, in reading order, that repeats
+    /// an earlier one.
+    fn close_object(&mut self, obj: u32, count: u32) -> Result<()> {
+        if count == 0 {
             return Ok(());
         }
-        // Link names in source order and note whether they are already sorted.
-        let mut key = obj + 1;
-        let mut sorted = true;
-        let mut prev = NONE;
-        for i in 0..o.b {
-            let value = key + 1;
-            let vn = self.node(value);
-            let after = if matches!(vn.kind, Kind::Array | Kind::Object) { vn.a } else { value + 1 };
-            let next = if i + 1 == o.b { NONE } else { after };
-            self.set_next_key(key, next);
-            if prev != NONE && sorted && self.cmp_keys(prev, key) != Ordering::Less {
-                sorted = false;
+        let head = obj + 1;
+        // (`small` builds carry only the merge sort.)
+        let head = if count <= INSERTION_SORT_MAX && !cfg!(feature = "small") {
+            self.insertion_sort(head)?
+        } else {
+            let (head, saw_equal) = self.sort_keys(head);
+            // In a comparison sort every pair that ends up adjacent was compared directly,
+            // so duplicates exist only if some comparison returned Equal.
+            if saw_equal {
+                return Err(self.first_duplicate(head));
             }
-            prev = key;
-            key = after;
-        }
-        let (head, saw_equal) = if sorted { (obj + 1, false) } else { self.sort_keys(obj + 1) };
-        // In a comparison sort every pair that ends up adjacent was compared directly, so
-        // duplicates exist only if some comparison returned Equal.
-        if saw_equal {
-            let mut k = head;
-            while k != NONE {
-                let next = self.next_key(k);
-                if next != NONE && self.cmp_keys(k, next) == Ordering::Equal {
-                    // Report the later of the two occurrences.
-                    let later = if self.node(k).start > self.node(next).start { k } else { next };
-                    return Err(Error::json(Syntax::DuplicateKey, self.node(later).start as usize - 1));
-                }
-                k = next;
-            }
-        }
+            head
+        };
         if let Some(n) = self.node_mut(obj) {
             n.d = head;
         }
         Ok(())
+    }
+
+    /// Insertion sort of a short list of member names, in source order: each name is
+    /// compared with the largest so far first, so names that arrive sorted cost one
+    /// comparison each. A name equal to an earlier one is the first repeat in reading order.
+    fn insertion_sort(&mut self, head: u32) -> Result<u32> {
+        let mut first = head;
+        let mut tail = head;
+        let mut x = self.next_key(head);
+        while x != NONE {
+            let after = self.next_key(x);
+            match self.cmp_keys(tail, x) {
+                Ordering::Less => {
+                    self.set_next_key(tail, x);
+                    tail = x;
+                }
+                Ordering::Equal => return Err(self.duplicate(x)),
+                Ordering::Greater => {
+                    // Somewhere before `tail`: walk from the smallest.
+                    let mut prev = NONE;
+                    let mut cur = first;
+                    loop {
+                        match self.cmp_keys(cur, x) {
+                            Ordering::Less => {
+                                prev = cur;
+                                cur = self.next_key(cur);
+                            }
+                            Ordering::Equal => return Err(self.duplicate(x)),
+                            Ordering::Greater => break,
+                        }
+                    }
+                    self.set_next_key(x, cur);
+                    if prev == NONE {
+                        first = x;
+                    } else {
+                        self.set_next_key(prev, x);
+                    }
+                }
+            }
+            x = after;
+        }
+        self.set_next_key(tail, NONE);
+        Ok(first)
+    }
+
+    fn duplicate(&self, key: u32) -> Error {
+        Error::json(Syntax::DuplicateKey, (self.node(key).start as usize).saturating_sub(1))
+    }
+
+    /// After a merge sort that saw equal names: the name that first repeats an earlier one
+    /// in reading order (the second-earliest occurrence within some run of equal names).
+    fn first_duplicate(&self, head: u32) -> Error {
+        let mut best = NONE;
+        let mut k = head;
+        while k != NONE {
+            // One run of equal names: its two earliest occurrences.
+            let (mut first, mut second) = (k, NONE);
+            let mut next = self.next_key(k);
+            while next != NONE && self.cmp_keys(k, next) == Ordering::Equal {
+                let s = self.node(next).start;
+                if s < self.node(first).start {
+                    second = first;
+                    first = next;
+                } else if second == NONE || s < self.node(second).start {
+                    second = next;
+                }
+                next = self.next_key(next);
+            }
+            if second != NONE && (best == NONE || self.node(second).start < self.node(best).start) {
+                best = second;
+            }
+            k = next;
+        }
+        self.duplicate(best)
     }
 
     /// Bottom-up merge sort of the linked list of member names (stable, O(n log n),
@@ -763,6 +863,29 @@ impl Parser<'_, '_> {
     }
 }
 
+/// A member name's first 8 UTF-8 bytes (big-endian, zero-padded), with the lead bytes of
+/// 3- and 4-byte sequences that UTF-8 and UTF-16 order differently remapped, so that
+/// comparing two prefixes as integers orders the names by UTF-16 code units as far as the
+/// prefixes differ. UTF-16 puts U+E000..U+FFFF (lead bytes 0xEE, 0xEF) above the
+/// supplementary planes (surrogate pairs, lead bytes 0xF0..0xF4); UTF-8 puts them below.
+/// The remap moves 0xEE, 0xEF to 0xF5, 0xF6 and 0xF0..0xF4 to 0xEE..0xF2 (bytes 0xF5 and
+/// up never occur in UTF-8; continuation bytes are below 0xC0 and stay as they are).
+#[inline]
+fn utf16_order_prefix(v: u64) -> u64 {
+    if v & 0x8080_8080_8080_8080 == 0 {
+        return v;
+    }
+    let mut b = v.to_be_bytes();
+    for x in &mut b {
+        *x = match *x {
+            0xEE | 0xEF => *x + 7,
+            0xF0..=0xF4 => *x - 2,
+            other => other,
+        };
+    }
+    u64::from_be_bytes(b)
+}
+
 /// High bit set in each byte of `w` that is `"`, `\\` or below 0x20 (exact up to the first
 /// such byte; borrows can only mark bytes above it).
 #[inline]
@@ -821,16 +944,6 @@ impl<'a> Doc<'a> {
         self.nodes.get(i as usize).copied().unwrap_or(Node::EMPTY)
     }
 
-    /// A string without escapes with its quotes, as it stands in the input (already canonical).
-    #[inline]
-    pub(crate) fn quoted_plain(&self, i: u32) -> Option<&'a str> {
-        let n = self.node(i);
-        if n.kind != Kind::String || n.flags & F_ESCAPED != 0 {
-            return None;
-        }
-        self.src.get(n.start as usize - 1..n.a as usize + 1)
-    }
-
     pub(crate) fn str_of(&self, i: u32) -> Str<'a> {
         let n = self.node(i);
         Str {
@@ -877,6 +990,10 @@ impl Node {
     #[inline]
     pub(crate) fn is_canonical_number(&self) -> bool {
         self.flags & F_CANONICAL != 0
+    }
+    #[inline]
+    pub(crate) fn is_escaped(&self) -> bool {
+        self.flags & F_ESCAPED != 0
     }
     #[inline]
     pub(crate) fn is_integer_literal(&self) -> bool {

@@ -177,3 +177,56 @@ fn member_iteration_orders() {
     assert_eq!(doc.root().get("a").unwrap().elements().count(), 2);
     assert_eq!(doc.root().len(), 5);
 }
+
+/// Names built from characters on both sides of every place where UTF-8 and UTF-16 order
+/// differ (and of the 8-byte prefix the reader compares first).
+fn arb_name() -> impl proptest::strategy::Strategy<Value = std::string::String> {
+    use proptest::prelude::*;
+    let ch = prop::sample::select(&['a', 'b', 'z', '~', '\u{e9}', '\u{7ff}', '\u{800}', '\u{4e2d}', '\u{d7ff}', '\u{e000}', '\u{ff61}', '\u{fffd}', '\u{10000}', '\u{1f600}', '\u{10ffff}'][..]);
+    prop::collection::vec(ch, 0..12).prop_map(|v| v.into_iter().collect())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+    /// Sorted members follow UTF-16 code units for objects sorted by insertion (up to 16
+    /// members) and by merge sort (more); a repeated name is reported at its first repeat
+    /// in reading order.
+    #[test]
+    fn members_sort_by_utf16_and_first_repeat_is_reported(names in proptest::collection::vec(arb_name(), 0..40), escape in proptest::prelude::any::<bool>()) {
+        let mut text = std::string::String::from("{");
+        let mut offsets = std::vec::Vec::new();
+        for (i, n) in names.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            offsets.push(text.len());
+            text.push('"');
+            if escape && i % 3 == 0 {
+                for u in n.encode_utf16() {
+                    text.push_str(&std::format!("\\u{u:04x}"));
+                }
+            } else {
+                text.push_str(n);
+            }
+            text.push_str("\":");
+            text.push_str(&std::format!("{i}"));
+        }
+        text.push('}');
+        let mut nodes = std::vec![Node::EMPTY; nodes_for_valid(text.len())];
+        let first_repeat = (0..names.len()).find(|&i| names[..i].contains(&names[i]));
+        match parse(text.as_bytes(), &mut nodes) {
+            Ok(doc) => {
+                proptest::prop_assert!(first_repeat.is_none());
+                let got: std::vec::Vec<std::vec::Vec<u16>> = doc.root().sorted_members().map(|(k, _)| k.units().collect()).collect();
+                let mut want: std::vec::Vec<std::vec::Vec<u16>> = names.iter().map(|n| n.encode_utf16().collect()).collect();
+                want.sort();
+                proptest::prop_assert_eq!(got, want);
+            }
+            Err(e) => {
+                let i = first_repeat.expect("only duplicates are errors here");
+                proptest::prop_assert_eq!(e, Error::json(Syntax::DuplicateKey, offsets[i]));
+            }
+        }
+    }
+}

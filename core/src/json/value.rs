@@ -80,15 +80,6 @@ impl<'a> Value<'a> {
         n.kind() == Kind::Number && n.is_integer_literal()
     }
 
-    /// The literal text of a number when it is already in canonical form.
-    pub(crate) fn canonical_number_text(&self) -> Option<&'a str> {
-        let n = self.doc.node(self.idx);
-        if n.kind() != Kind::Number || !n.is_canonical_number() {
-            return None;
-        }
-        self.doc.source().get(n.start() as usize..n.end() as usize)
-    }
-
     /// The literal text of a number, exactly as written in the input.
     #[must_use]
     pub fn number_text(&self) -> Option<&'a str> {
