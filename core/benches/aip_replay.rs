@@ -10,7 +10,7 @@
 
 use std::hint::black_box;
 
-use concordia_core::aip::replay::{ReplayWindow, Verdict};
+use concordia_core::aip::replay::{FixedReplayWindow, Verdict};
 use concordia_core::time::Timestamp;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -35,7 +35,7 @@ fn next_id(x: &mut u64) -> u128 {
 }
 
 fn replay(c: &mut Criterion) {
-    let mut w: Box<ReplayWindow<CAP>> = Box::default();
+    let mut w: Box<FixedReplayWindow<CAP>> = Box::default();
     let mut clock = Clock(1_800_000_000 * 1_000_000_000);
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
     let mut recent = [0u128; 64];

@@ -14,7 +14,7 @@ use concordia_core::aip::did::{self, DidDocument, Route, RouteMode};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::{ReplayWindow, Verdict};
+use concordia_core::aip::replay::{ReplayWindow, Slot, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::json::Node;
 use concordia_core::sign::KeyPair as CoreKeyPair;
@@ -411,11 +411,11 @@ pub fn aip_open(
 /// are kept for 600 s, so capacity / 600 is the sustained message rate it accepts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum AipReplayCapacity {
-    /// 1,024 ids (about 56 KiB).
+    /// 1,024 ids (48 KiB).
     Small,
-    /// 16,384 ids (about 0.9 MiB).
+    /// 16,384 ids (768 KiB).
     Medium,
-    /// 65,536 ids (about 3.5 MiB).
+    /// 65,536 ids (3 MiB).
     Large,
 }
 
@@ -428,37 +428,19 @@ pub enum AipVerdict {
     Duplicate,
 }
 
-enum Window {
-    Small(Box<ReplayWindow<1024>>),
-    Medium(Box<ReplayWindow<16384>>),
-    Large(Box<ReplayWindow<65536>>),
-}
-
-macro_rules! on_window {
-    ($w:expr, $v:ident => $e:expr) => {
-        match $w {
-            Window::Small($v) => $e,
-            Window::Medium($v) => $e,
-            Window::Large($v) => $e,
+impl AipReplayCapacity {
+    fn slots(self) -> usize {
+        match self {
+            AipReplayCapacity::Small => 1024,
+            AipReplayCapacity::Medium => 16384,
+            AipReplayCapacity::Large => 65536,
         }
-    };
+    }
 }
 
-/// A core window on the heap. Moving the value into its box goes through the stack (even
-/// in release builds), which the 3.5 MiB window would overflow on a foreign thread with a
-/// small stack (512 KiB on iOS), so it is built on a short-lived thread whose stack is
-/// sized for it.
-fn boxed<const N: usize>() -> Result<Box<ReplayWindow<N>>, AipError> {
-    let stack = std::mem::size_of::<ReplayWindow<N>>().saturating_mul(2).saturating_add(256 * 1024);
-    let fail = |e: String| AipError::Limit(format!("cannot allocate the replay window: {e}"));
-    std::thread::Builder::new()
-        .name("concordia-replay-window".to_string())
-        .stack_size(stack)
-        .spawn(|| Box::new(ReplayWindow::<N>::new()))
-        .map_err(|e| fail(e.to_string()))?
-        .join()
-        .map_err(|_| fail("allocation failed".to_string()))
-}
+/// The core window over slots on the heap, allocated in place (no large value moves
+/// through the caller's stack, which is small on foreign threads: 512 KiB on iOS).
+type Window = ReplayWindow<Box<[Slot]>>;
 
 /// A replay window for at-least-once relay delivery: remembers message ids for 600 s and
 /// rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
@@ -485,11 +467,12 @@ impl AipReplayWindow {
     /// An empty window of the given capacity.
     #[uniffi::constructor]
     pub fn new(capacity: AipReplayCapacity) -> Result<Arc<Self>, AipError> {
-        let w = match capacity {
-            AipReplayCapacity::Small => Window::Small(boxed()?),
-            AipReplayCapacity::Medium => Window::Medium(boxed()?),
-            AipReplayCapacity::Large => Window::Large(boxed()?),
-        };
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(capacity.slots())
+            .map_err(|e| AipError::Limit(format!("cannot allocate the replay window: {e}")))?;
+        slots.resize(capacity.slots(), Slot::EMPTY);
+        let w = Window::new_in(slots.into_boxed_slice());
         Ok(Arc::new(AipReplayWindow { inner: Mutex::new(w) }))
     }
 
@@ -502,7 +485,7 @@ impl AipReplayWindow {
         let id = envelope::parse_uuid_v4(&id)?;
         let created = envelope::parse_rfc3339(&created_at)?;
         let now = timestamp(now)?;
-        let verdict = on_window!(&mut *self.lock(), w => w.check(id, created, now))?;
+        let verdict = self.lock().check(id, created, now)?;
         Ok(match verdict {
             Verdict::Fresh => AipVerdict::Fresh,
             Verdict::Duplicate => AipVerdict::Duplicate,
@@ -512,22 +495,22 @@ impl AipReplayWindow {
     /// Whether the id (a lowercase UUID v4) is remembered.
     pub fn contains(&self, id: String) -> Result<bool, AipError> {
         let id = envelope::parse_uuid_v4(&id)?;
-        Ok(on_window!(&*self.lock(), w => w.contains(id)))
+        Ok(self.lock().contains(id))
     }
 
     /// Ids currently remembered.
     pub fn len(&self) -> u64 {
-        on_window!(&*self.lock(), w => w.len() as u64)
+        self.lock().len() as u64
     }
 
     /// True when no id is remembered.
     pub fn is_empty(&self) -> bool {
-        on_window!(&*self.lock(), w => w.is_empty())
+        self.lock().is_empty()
     }
 
     /// The fixed capacity (1,024, 16,384 or 65,536).
     pub fn capacity(&self) -> u64 {
-        on_window!(&*self.lock(), w => w.capacity() as u64)
+        self.lock().capacity() as u64
     }
 }
 

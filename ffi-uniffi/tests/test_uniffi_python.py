@@ -860,8 +860,8 @@ def test_aip_replay_window():
 
 
 def test_aip_replay_window_sizes_on_small_stacks():
-    """The large windows are built off the caller's stack: a thread with a 256 KiB stack
-    (smaller than iOS's 512 KiB secondary threads) can create a 3.5 MiB window."""
+    """The large windows are allocated in place, never on the caller's stack: a thread with a 256 KiB stack
+    (smaller than iOS's 512 KiB secondary threads) can create a 3 MiB window."""
     import threading
 
     made = {}

@@ -4001,15 +4001,15 @@ public func FfiConverterTypeAipError_lower(_ value: AipError) -> RustBuffer {
 public enum AipReplayCapacity: Equatable, Hashable {
     
     /**
-     * 1,024 ids (about 56 KiB).
+     * 1,024 ids (48 KiB).
      */
     case small
     /**
-     * 16,384 ids (about 0.9 MiB).
+     * 16,384 ids (768 KiB).
      */
     case medium
     /**
-     * 65,536 ids (about 3.5 MiB).
+     * 65,536 ids (3 MiB).
      */
     case large
 

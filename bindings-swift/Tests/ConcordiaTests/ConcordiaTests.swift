@@ -612,8 +612,8 @@ final class AipTests: XCTestCase {
         assertThrows(AipError.Limit) { _ = try full.check(id: try aipNewMessageId(), createdAt: aipCreated, now: aipNow) }
     }
 
-    /// The large windows are built off the caller's stack: a thread with a 256 KiB stack can
-    /// create the 3.5 MiB window.
+    /// The large windows are allocated in place, never on the caller's stack: a thread with a
+    /// 256 KiB stack can create the 3 MiB window.
     func testReplayWindowOnSmallStack() {
         let capacities = Box([UInt64]())
         let done = DispatchSemaphore(value: 0)

@@ -21,9 +21,27 @@
 //! stepping back cannot resurrect an evicted id.
 //!
 //! Structure: an AVL tree keyed by id (lookup and insert O(log N)) and a binary min-heap
-//! keyed by `created_at` (eviction O(log N) each), both in fixed arrays inside the value;
-//! no allocation. Size is about 56 bytes per slot (3.5 MiB at `N` = 65,536: put such a
-//! window in a `static` or on the heap, not on a small stack).
+//! keyed by `created_at` (eviction O(log N) each), both in one array of [`Slot`]s that
+//! the caller provides; no allocation. A slot is 48 bytes, so a window of 65,536 ids takes
+//! 3 MiB. The storage is any `AsRef<[Slot]> + AsMut<[Slot]>`: a fixed array inside the
+//! window ([`FixedReplayWindow`], usable in a `static`), a `&mut [Slot]` borrowed from the
+//! caller, or a `Box<[Slot]>` on a hosted target.
+//!
+//! ```
+//! use concordia_core::aip::replay::{FixedReplayWindow, ReplayWindow, Slot, Verdict};
+//! use concordia_core::time::Timestamp;
+//!
+//! let now = Timestamp::from_unix(1_800_000_000);
+//! // Storage inside the value...
+//! let mut w = FixedReplayWindow::<64>::new();
+//! assert_eq!(w.check(7, now, now), Ok(Verdict::Fresh));
+//! assert_eq!(w.check(7, now, now), Ok(Verdict::Duplicate));
+//! // ...or borrowed from the caller.
+//! let mut slots = [Slot::EMPTY; 16];
+//! let mut w = ReplayWindow::new_in(&mut slots[..]);
+//! assert_eq!(w.capacity(), 16);
+//! assert_eq!(w.check(7, now, now), Ok(Verdict::Fresh));
+//! ```
 
 use crate::error::{Error, Limit, Result};
 use crate::time::Timestamp;
@@ -76,11 +94,27 @@ impl HeapEntry {
     }
 }
 
-/// Remembers up to `N` message ids for [`WINDOW`] seconds.
-#[derive(Clone, Debug)]
-pub struct ReplayWindow<const N: usize> {
-    nodes: [TreeNode; N],
-    heap: [HeapEntry; N],
+/// One unit of a [`ReplayWindow`]'s storage: room for one remembered id (48 bytes).
+/// Slot `i` holds the `i`-th tree node and the `i`-th heap entry, which are unrelated.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot {
+    node: TreeNode,
+    entry: HeapEntry,
+}
+
+impl Slot {
+    /// An unused slot, for initializing storage: `[Slot::EMPTY; 1024]`.
+    pub const EMPTY: Slot = Slot { node: TreeNode::EMPTY, entry: HeapEntry::EMPTY };
+}
+
+/// A window whose `N` slots are an array inside it (usable in a `static`).
+pub type FixedReplayWindow<const N: usize> = ReplayWindow<[Slot; N]>;
+
+/// Remembers up to `capacity()` message ids (one per [`Slot`] of its storage `S`) for
+/// [`WINDOW`] seconds.
+#[derive(Clone)]
+pub struct ReplayWindow<S> {
+    slots: S,
     len: usize,
     root: u32,
     free: u32,
@@ -88,35 +122,64 @@ pub struct ReplayWindow<const N: usize> {
     latest: Option<Timestamp>,
 }
 
-impl<const N: usize> Default for ReplayWindow<N> {
+impl<S: AsRef<[Slot]>> core::fmt::Debug for ReplayWindow<S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ReplayWindow").field("len", &self.len).field("capacity", &self.capacity()).finish_non_exhaustive()
+    }
+}
+
+impl<const N: usize> Default for ReplayWindow<[Slot; N]> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const N: usize> ReplayWindow<N> {
-    /// An empty window (usable in a `static`). `N` must be below 2^32 - 1.
+impl<const N: usize> ReplayWindow<[Slot; N]> {
+    /// An empty window with its `N` slots inside (usable in a `static`).
     #[must_use]
     pub const fn new() -> Self {
-        ReplayWindow { nodes: [TreeNode::EMPTY; N], heap: [HeapEntry::EMPTY; N], len: 0, root: NIL, free: NIL, unused: 0, latest: None }
+        ReplayWindow { slots: [Slot::EMPTY; N], len: 0, root: NIL, free: NIL, unused: 0, latest: None }
+    }
+}
+
+impl<S: AsRef<[Slot]> + AsMut<[Slot]>> ReplayWindow<S> {
+    /// An empty window over `storage` (its previous contents do not matter). Capacity is
+    /// the number of slots, at most 2^32 - 2 (more are left unused).
+    pub fn new_in(storage: S) -> Self {
+        ReplayWindow { slots: storage, len: 0, root: NIL, free: NIL, unused: 0, latest: None }
     }
 
+    /// The storage back (for reuse); the window is gone.
+    pub fn into_storage(self) -> S {
+        self.slots
+    }
+}
+
+impl<S: AsRef<[Slot]>> ReplayWindow<S> {
     /// Ids currently remembered.
     #[must_use]
-    pub const fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.len
     }
 
     /// True when nothing is remembered.
     #[must_use]
-    pub const fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// The fixed capacity `N`.
+    /// The most ids it can remember at once: the number of slots (at most 2^32 - 2).
     #[must_use]
-    pub const fn capacity(&self) -> usize {
-        N
+    pub fn capacity(&self) -> usize {
+        self.slots.as_ref().len().min(NIL as usize - 1)
+    }
+
+    fn node(&self, i: u32) -> TreeNode {
+        self.slots.as_ref().get(i as usize).map_or(TreeNode::EMPTY, |s| s.node)
+    }
+
+    fn at(&self, i: usize) -> (i64, u32) {
+        self.slots.as_ref().get(i).map_or((0, 0), |s| s.entry.key())
     }
 
     /// Whether `id` is remembered (O(log N); no eviction, no clock).
@@ -133,6 +196,9 @@ impl<const N: usize> ReplayWindow<N> {
         false
     }
 
+}
+
+impl<S: AsRef<[Slot]> + AsMut<[Slot]>> ReplayWindow<S> {
     /// Checks one delivery; see the module documentation for the rules.
     ///
     /// # Errors
@@ -167,7 +233,7 @@ impl<const N: usize> ReplayWindow<N> {
 
     fn evict_before(&mut self, oldest: Timestamp) {
         while self.len > 0 {
-            let top = self.heap.first().copied().unwrap_or(HeapEntry::EMPTY);
+            let top = self.slots.as_ref().first().map_or(HeapEntry::EMPTY, |s| s.entry);
             if top.key() >= (oldest.unix_seconds(), oldest.subsec_nanos()) {
                 break;
             }
@@ -183,14 +249,15 @@ impl<const N: usize> ReplayWindow<N> {
     }
 
     fn alloc(&mut self) -> Option<u32> {
-        if self.len >= N {
+        let cap = self.capacity();
+        if self.len >= cap {
             return None;
         }
         if self.free != NIL {
             let i = self.free;
             self.free = self.node(i).left;
             Some(i)
-        } else if (self.unused as usize) < N && self.unused != NIL {
+        } else if (self.unused as usize) < cap {
             self.unused += 1;
             Some(self.unused - 1)
         } else {
@@ -200,13 +267,9 @@ impl<const N: usize> ReplayWindow<N> {
 
     // ---- AVL tree over the node arena ----
 
-    fn node(&self, i: u32) -> TreeNode {
-        self.nodes.get(i as usize).copied().unwrap_or(TreeNode::EMPTY)
-    }
-
     fn set(&mut self, i: u32, n: TreeNode) {
-        if let Some(slot) = self.nodes.get_mut(i as usize) {
-            *slot = n;
+        if let Some(slot) = self.slots.as_mut().get_mut(i as usize) {
+            slot.node = n;
         }
     }
 
@@ -339,14 +402,21 @@ impl<const N: usize> ReplayWindow<N> {
 
     // ---- min-heap by created_at ----
 
-    fn at(&self, i: usize) -> (i64, u32) {
-        self.heap.get(i).map_or((0, 0), HeapEntry::key)
+    fn swap_entries(&mut self, a: usize, b: usize) {
+        let slots = self.slots.as_mut();
+        let (Some(x), Some(y)) = (slots.get(a).map(|s| s.entry), slots.get(b).map(|s| s.entry)) else { return };
+        if let Some(s) = slots.get_mut(a) {
+            s.entry = y;
+        }
+        if let Some(s) = slots.get_mut(b) {
+            s.entry = x;
+        }
     }
 
     fn heap_push(&mut self, e: HeapEntry) {
         let mut i = self.len;
-        if let Some(slot) = self.heap.get_mut(i) {
-            *slot = e;
+        if let Some(slot) = self.slots.as_mut().get_mut(i) {
+            slot.entry = e;
         } else {
             return;
         }
@@ -356,7 +426,7 @@ impl<const N: usize> ReplayWindow<N> {
             if self.at(p) <= self.at(i) {
                 break;
             }
-            self.heap.swap(p, i);
+            self.swap_entries(p, i);
             i = p;
         }
     }
@@ -366,7 +436,7 @@ impl<const N: usize> ReplayWindow<N> {
             return;
         }
         self.len -= 1;
-        self.heap.swap(0, self.len);
+        self.swap_entries(0, self.len);
         let mut i = 0;
         loop {
             let (l, r) = (2 * i + 1, 2 * i + 2);
@@ -380,14 +450,14 @@ impl<const N: usize> ReplayWindow<N> {
             if m == i {
                 break;
             }
-            self.heap.swap(i, m);
+            self.swap_entries(i, m);
             i = m;
         }
     }
 
     #[cfg(test)]
     pub(crate) fn check_invariants(&self) -> usize {
-        fn walk<const N: usize>(w: &ReplayWindow<N>, i: u32, lo: Option<u128>, hi: Option<u128>) -> (u8, usize) {
+        fn walk<S: AsRef<[Slot]> + AsMut<[Slot]>>(w: &ReplayWindow<S>, i: u32, lo: Option<u128>, hi: Option<u128>) -> (u8, usize) {
             if i == NIL {
                 return (0, 0);
             }

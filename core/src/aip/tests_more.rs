@@ -8,7 +8,7 @@ use std::vec::Vec;
 
 use proptest::prelude::*;
 
-use super::super::replay::{ReplayWindow, Verdict, MAX_FUTURE_SKEW, WINDOW};
+use super::super::replay::{FixedReplayWindow, ReplayWindow, Slot, Verdict, MAX_FUTURE_SKEW, WINDOW};
 use super::super::trust::{self, Candidate, Edge, Event};
 use super::super::vc::{self, VerifyOptions};
 use crate::error::{Error, Limit};
@@ -29,7 +29,7 @@ fn tn(secs: i64, nanos: u32) -> Timestamp {
 #[test]
 fn replay_skew_bounds_are_exact() {
     let now = tn(1_000_000, 500);
-    let mut w = ReplayWindow::<8>::new();
+    let mut w = FixedReplayWindow::<8>::new();
     assert_eq!(w.check(1, tn(1_000_000 + MAX_FUTURE_SKEW, 500), now), Ok(Verdict::Fresh));
     assert!(matches!(w.check(2, tn(1_000_000 + MAX_FUTURE_SKEW, 501), now), Err(Error::Temporal(_))));
     assert_eq!(w.check(3, tn(1_000_000 - WINDOW, 500), now), Ok(Verdict::Fresh));
@@ -45,7 +45,7 @@ fn replay_skew_bounds_are_exact() {
 
 #[test]
 fn replay_full_window_fails_closed() {
-    let mut w = ReplayWindow::<4>::new();
+    let mut w = FixedReplayWindow::<4>::new();
     for id in 0..4u128 {
         assert_eq!(w.check(id, t(100 + id as i64), t(100)), Ok(Verdict::Fresh));
     }
@@ -58,13 +58,13 @@ fn replay_full_window_fails_closed() {
     assert_eq!(w.check(9, t(701), t(701)), Ok(Verdict::Fresh));
     assert!(!w.contains(0) && w.contains(1));
     w.check_invariants();
-    let w0 = ReplayWindow::<0>::new();
+    let w0 = FixedReplayWindow::<0>::new();
     assert_eq!(w0.capacity(), 0);
 }
 
 #[test]
 fn replay_clock_stepping_back_does_not_resurrect() {
-    let mut w = ReplayWindow::<4>::new();
+    let mut w = FixedReplayWindow::<4>::new();
     assert_eq!(w.check(7, t(1000), t(1000)), Ok(Verdict::Fresh));
     assert_eq!(w.check(8, t(2000), t(2000)), Ok(Verdict::Fresh)); // evicts 7
     assert!(!w.contains(7));
@@ -92,7 +92,16 @@ proptest! {
     #[test]
     fn replay_matches_model(ops in proptest::collection::vec(op(), 1..300)) {
         const CAP: usize = 16;
-        let mut w = ReplayWindow::<CAP>::new();
+        let mut w = FixedReplayWindow::<CAP>::new();
+        // The same window over borrowed storage (pre-filled with garbage) must agree.
+        let mut slots = [Slot::EMPTY; CAP];
+        {
+            let mut junk = ReplayWindow::new_in(&mut slots[..]);
+            for k in 0..CAP as u128 {
+                let _ = junk.check(k + 77, t(10_000), t(10_000));
+            }
+        }
+        let mut borrowed = ReplayWindow::new_in(&mut slots[..]);
         let mut model: HashMap<u128, i64> = HashMap::new();
         let mut accepted: HashMap<u128, i64> = HashMap::new();
         let mut now = 10_000i64;
@@ -114,6 +123,7 @@ proptest! {
                 Ok(Verdict::Fresh)
             };
             let got = w.check(id, t(created), t(now));
+            prop_assert_eq!(&got, &borrowed.check(id, t(created), t(now)));
             match (&expect, &got) {
                 (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
                 (Err("temporal"), Err(Error::Temporal(_))) => {}
@@ -127,13 +137,14 @@ proptest! {
                 accepted.insert(id, created);
             }
             prop_assert_eq!(w.check_invariants(), model.len());
+            prop_assert_eq!(borrowed.check_invariants(), model.len());
         }
     }
 }
 
 #[test]
 fn replay_large_capacity_stays_balanced() {
-    let mut w: Box<ReplayWindow<4096>> = Box::default();
+    let mut w: Box<FixedReplayWindow<4096>> = Box::default();
     let mut x: u64 = 0x1234_5678;
     for i in 0..20_000i64 {
         x ^= x << 13;
@@ -350,4 +361,19 @@ fn vc_hash_construction_by_hand() {
     data.extend_from_slice(crate::digest::sha256(config.as_bytes()).as_bytes());
     data.extend_from_slice(crate::digest::sha256_jcs(udoc.root()).as_bytes());
     crate::sign::verify(&kp.public_key(), &data, &crate::sign::Signature::from_array(sig)).unwrap();
+}
+
+#[test]
+fn replay_slot_is_48_bytes_and_storage_can_be_boxed() {
+    assert_eq!(std::mem::size_of::<Slot>(), 48);
+    let mut w = ReplayWindow::new_in(std::vec![Slot::EMPTY; 3].into_boxed_slice());
+    assert_eq!(w.capacity(), 3);
+    for id in 0..3u128 {
+        assert_eq!(w.check(id, t(10_000), t(10_000)), Ok(Verdict::Fresh));
+    }
+    assert!(matches!(w.check(9, t(10_000), t(10_000)), Err(Error::Limit { kind: Limit::Capacity, .. })));
+    // An id leaves exactly when its created_at leaves the window, freeing its slot.
+    assert_eq!(w.check(9, t(10_001), t(10_000 + WINDOW + 1)), Ok(Verdict::Fresh));
+    assert_eq!(w.len(), 1);
+    assert_eq!(w.into_storage().len(), 3);
 }

@@ -5410,15 +5410,15 @@ public object FfiConverterTypeAipError : FfiConverterRustBuffer<AipException> {
 enum class AipReplayCapacity {
     
     /**
-     * 1,024 ids (about 56 KiB).
+     * 1,024 ids (48 KiB).
      */
     SMALL,
     /**
-     * 16,384 ids (about 0.9 MiB).
+     * 16,384 ids (768 KiB).
      */
     MEDIUM,
     /**
-     * 65,536 ids (about 3.5 MiB).
+     * 65,536 ids (3 MiB).
      */
     LARGE;
 
