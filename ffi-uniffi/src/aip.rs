@@ -14,7 +14,7 @@ use concordia_core::aip::did::{self, DidDocument, Route, RouteMode};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::{ReplayWindow, Slot, Verdict};
+use concordia_core::aip::replay::{IdSlot, ReplayWindow, TimeSlot, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::json::Node;
 use concordia_core::sign::KeyPair as CoreKeyPair;
@@ -428,6 +428,14 @@ pub enum AipVerdict {
     Duplicate,
 }
 
+/// `n` copies of `empty` on the heap, allocated in place; an allocation failure is an error.
+fn heap_slots<T: Clone>(n: usize, empty: T) -> Result<Box<[T]>, AipError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|e| AipError::Limit(format!("cannot allocate the replay window: {e}")))?;
+    v.resize(n, empty);
+    Ok(v.into_boxed_slice())
+}
+
 impl AipReplayCapacity {
     fn slots(self) -> usize {
         match self {
@@ -440,7 +448,7 @@ impl AipReplayCapacity {
 
 /// The core window over slots on the heap, allocated in place (no large value moves
 /// through the caller's stack, which is small on foreign threads: 512 KiB on iOS).
-type Window = ReplayWindow<Box<[Slot]>>;
+type Window = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
 
 /// A replay window for at-least-once relay delivery: remembers message ids for 600 s and
 /// rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
@@ -467,12 +475,7 @@ impl AipReplayWindow {
     /// An empty window of the given capacity.
     #[uniffi::constructor]
     pub fn new(capacity: AipReplayCapacity) -> Result<Arc<Self>, AipError> {
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(capacity.slots())
-            .map_err(|e| AipError::Limit(format!("cannot allocate the replay window: {e}")))?;
-        slots.resize(capacity.slots(), Slot::EMPTY);
-        let w = Window::new_in(slots.into_boxed_slice());
+        let w = Window::new_in(heap_slots(capacity.slots(), IdSlot::EMPTY)?, heap_slots(capacity.slots(), TimeSlot::EMPTY)?);
         Ok(Arc::new(AipReplayWindow { inner: Mutex::new(w) }))
     }
 

@@ -8,7 +8,7 @@ use std::vec::Vec;
 
 use proptest::prelude::*;
 
-use super::super::replay::{FixedReplayWindow, ReplayWindow, Slot, Verdict, MAX_FUTURE_SKEW, WINDOW};
+use super::super::replay::{FixedReplayWindow, IdSlot, ReplayWindow, TimeSlot, Verdict, MAX_FUTURE_SKEW, WINDOW};
 use super::super::trust::{self, Candidate, Edge, Event};
 use super::super::vc::{self, VerifyOptions};
 use crate::error::{Error, Limit};
@@ -94,14 +94,14 @@ proptest! {
         const CAP: usize = 16;
         let mut w = FixedReplayWindow::<CAP>::new();
         // The same window over borrowed storage (pre-filled with garbage) must agree.
-        let mut slots = [Slot::EMPTY; CAP];
+        let (mut ids, mut times) = ([IdSlot::EMPTY; CAP], [TimeSlot::EMPTY; CAP + 3]);
         {
-            let mut junk = ReplayWindow::new_in(&mut slots[..]);
+            let mut junk = ReplayWindow::new_in(&mut ids[..], &mut times[..]);
             for k in 0..CAP as u128 {
                 let _ = junk.check(k + 77, t(10_000), t(10_000));
             }
         }
-        let mut borrowed = ReplayWindow::new_in(&mut slots[..]);
+        let mut borrowed = ReplayWindow::new_in(&mut ids[..], &mut times[..]);
         let mut model: HashMap<u128, i64> = HashMap::new();
         let mut accepted: HashMap<u128, i64> = HashMap::new();
         let mut now = 10_000i64;
@@ -364,9 +364,9 @@ fn vc_hash_construction_by_hand() {
 }
 
 #[test]
-fn replay_slot_is_48_bytes_and_storage_can_be_boxed() {
-    assert_eq!(std::mem::size_of::<Slot>(), 48);
-    let mut w = ReplayWindow::new_in(std::vec![Slot::EMPTY; 3].into_boxed_slice());
+fn replay_slots_are_48_bytes_and_storage_can_be_boxed() {
+    assert_eq!(std::mem::size_of::<IdSlot>() + std::mem::size_of::<TimeSlot>(), 48);
+    let mut w = ReplayWindow::new_in(std::vec![IdSlot::EMPTY; 3].into_boxed_slice(), std::vec![TimeSlot::EMPTY; 5].into_boxed_slice());
     assert_eq!(w.capacity(), 3);
     for id in 0..3u128 {
         assert_eq!(w.check(id, t(10_000), t(10_000)), Ok(Verdict::Fresh));
@@ -375,5 +375,5 @@ fn replay_slot_is_48_bytes_and_storage_can_be_boxed() {
     // An id leaves exactly when its created_at leaves the window, freeing its slot.
     assert_eq!(w.check(9, t(10_001), t(10_000 + WINDOW + 1)), Ok(Verdict::Fresh));
     assert_eq!(w.len(), 1);
-    assert_eq!(w.into_storage().len(), 3);
+    assert_eq!(w.into_storage().1.len(), 5);
 }
