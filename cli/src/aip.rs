@@ -210,7 +210,8 @@ fn open(mut args: Args) -> CliResult {
     let env = envelope::from_value(doc.root()).map_err(|e| input_error(&name, e))?;
     env.verify_from(&sdoc).map_err(|e| judged(&name, e))?;
     if let Some(d) = &me.did {
-        if env.header.to != d {
+        let mine = did::parse_did(d).map_err(|e| input_error(&key, e))?;
+        if env.check_to(&mine).is_err() {
             return Err(Fail::Rejected(format!("{name}: envelope is addressed to {}, not {d}", env.header.to)));
         }
     }

@@ -73,7 +73,9 @@ fn seal_and_open() {
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(stdout(&o), "{\"item_id\":\"doc_123\",\"type\":\"aip.commerce.offer.request\"}");
     // Wrong recipient key, wrong sender document, tampered header: rejected (1).
-    assert_eq!(code(&run(&["aip", "open", "--key", &alice_key, "--from", &alice_doc, &envf])), 1);
+    let o = run(&["aip", "open", "--key", &alice_key, "--from", &alice_doc, &envf]);
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("addressed to did:aip:etagi.ru:etagi"), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(code(&run(&["aip", "open", "--key", &etagi_key, "--from", &etagi_doc, &envf])), 1);
     let bad = file("bad.json", env.replace("14:25:00Z", "14:25:01Z").as_bytes());
     assert_eq!(code(&run(&["aip", "open", "--key", &etagi_key, "--from", &alice_doc, &bad])), 1);

@@ -37,6 +37,7 @@ use crate::sink::SliceSink;
 use crate::time::{self, Timestamp};
 
 use super::did::{parse_did, DidDocument};
+use super::handle::Handle;
 use super::hpke::{self, X25519PublicKey, X25519SecretKey, ENC_LEN, TAG_LEN};
 
 /// The HPKE `info` string of AIP envelope bodies.
@@ -356,6 +357,21 @@ impl Envelope<'_> {
             Ok(())
         } else {
             Err(Error::Signature)
+        }
+    }
+
+    /// Checks that the envelope is addressed to `me` (the recipient's own handle): a relay
+    /// that delivers an envelope meant for another agent is a routing error to report, not
+    /// a message to process. (Opening would fail anyway, the body being sealed to the
+    /// addressee's key and bound to `to`; this names the cause before any decryption.)
+    ///
+    /// # Errors
+    /// [`Error::Binding`] when `to` names another agent.
+    pub fn check_to(&self, me: &Handle) -> Result<()> {
+        if parse_did(self.header.to)? == *me {
+            Ok(())
+        } else {
+            Err(Error::Binding("envelope to is not this agent"))
         }
     }
 

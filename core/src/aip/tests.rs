@@ -303,5 +303,16 @@ fn envelope_verify_from_document() {
     assert!(matches!(e.verify_from(&doc), Err(Error::Binding(_))));
 }
 
+#[test]
+fn envelope_check_to_names_the_addressee() {
+    let env = seal_default(&HEADER, BODY);
+    let mut nodes = [Node::EMPTY; envelope::NODES];
+    let e = envelope::parse(&env, &mut nodes).unwrap();
+    e.check_to(&did::parse_did("did:aip:etagi.ru:etagi").unwrap()).unwrap();
+    e.check_to(&crate::aip::handle::Handle::parse("@etagi@etagi.ru").unwrap()).unwrap();
+    assert!(matches!(e.check_to(&did::parse_did("did:aip:etagi.ru:mallory").unwrap()), Err(Error::Binding(_))));
+    assert!(matches!(e.check_to(&did::parse_did("did:aip:other.ru:etagi").unwrap()), Err(Error::Binding(_))));
+}
+
 #[path = "tests_more.rs"]
 mod more;
