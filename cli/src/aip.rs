@@ -122,20 +122,16 @@ fn keygen(mut args: Args) -> CliResult {
     );
     if let Some(path) = doc_out {
         let d = did_text.ok_or_else(|| usage("--doc needs --did"))?;
-        let endpoint = endpoint.unwrap_or_else(|| {
-            let h = did::parse_did(&d).map(|h| format!("https://hub.{}/relay/{}", h.domain(), h.name()));
-            h.unwrap_or_default()
-        });
-        let doc = format!(
-            "{{\"id\":{id},\"route_mode\":{mode},\"endpoint\":{ep},\"verificationMethod\":[{{\"id\":{k1},\"type\":\"Multikey\",\"controller\":{id},\"publicKeyMultibase\":\"{ed_mb}\"}}],\"keyAgreement\":[{{\"id\":{k2},\"type\":\"Multikey\",\"controller\":{id},\"publicKeyMultibase\":\"{x_mb}\"}}]}}\n",
-            id = json_str(&d),
-            mode = json_str(&mode),
-            ep = json_str(&endpoint),
-            k1 = json_str(&format!("{d}#key-1")),
-            k2 = json_str(&format!("{d}#x25519-1")),
-        );
-        let mut nodes = nodes_for(doc.as_bytes());
-        did::parse_document(doc.as_bytes(), &mut nodes).map_err(|e| usage(format!("DID Document: {e}")))?;
+        let subject = did::parse_did(&d).map_err(|e| usage(format!("--did: {e}")))?;
+        let endpoint = endpoint.unwrap_or_else(|| format!("https://hub.{}/relay/{}", subject.domain(), subject.name()));
+        let mode = match mode.as_str() {
+            "direct" => did::RouteMode::Direct,
+            "relay" => did::RouteMode::Relay,
+            other => return Err(usage(format!("--route-mode: \"direct\" or \"relay\", not {other:?}"))),
+        };
+        let mut doc = Vec::new();
+        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecSinkRef(&mut doc)).map_err(|e| usage(format!("DID Document: {e}")))?;
+        doc.push(b'\n');
         std::fs::write(&path, doc).map_err(|e| usage(format!("{path}: {e}")))?;
     }
     Ok(())

@@ -36,6 +36,7 @@ use crate::encoding;
 use crate::error::{Error, Limit, Result};
 use crate::json::{self, Kind, Node, Value};
 use crate::sign::PublicKey;
+use crate::sink::Sink;
 
 use super::handle::{Handle, MAX_DID};
 use super::hpke::X25519PublicKey;
@@ -203,6 +204,71 @@ pub fn document_from_value(doc: Value<'_>) -> Result<DidDocument<'_>> {
         return Err(Error::Schema("DID Document has no Ed25519 verification key"));
     }
     Ok(DidDocument { subject, id, route_mode, endpoint, signing_keys, agreement_keys })
+}
+
+/// Writes the DID Document of `subject` with one Ed25519 key (`#key-1`) and one X25519 key
+/// (`#x25519-1`), in RFC 8785 canonical form, into `sink`: exactly the subset
+/// [`document_from_value`] reads, so the output parses back to the same subject, route,
+/// endpoint and keys.
+///
+/// ```
+/// use concordia_core::aip::did::{self, RouteMode};
+/// use concordia_core::aip::{handle::Handle, hpke};
+/// use concordia_core::{json::Node, sign::KeyPair, sink::SliceSink};
+///
+/// let alice = Handle::new("alice", "aigentix.org").unwrap();
+/// let ed = KeyPair::from_seed(&[1; 32]).public_key();
+/// let (_, x) = hpke::derive_keypair(&[2; 32]);
+/// let mut buf = [0u8; 1024];
+/// let mut sink = SliceSink::new(&mut buf);
+/// did::write_document(&alice, RouteMode::Relay, "https://hub.aigentix.org/relay/alice", &ed, &x, &mut sink).unwrap();
+/// let n = sink.finish().unwrap();
+/// let mut nodes = [Node::EMPTY; 64];
+/// let doc = did::parse_document(&buf[..n], &mut nodes).unwrap();
+/// assert_eq!(doc.subject, alice);
+/// assert_eq!(doc.signing_keys[0], ed);
+/// ```
+///
+/// # Errors
+/// [`Error::Schema`] for an endpoint that [`document_from_value`] would refuse (not an
+/// `https`, `http` or `wss` URL, whitespace or control bytes, longer than
+/// [`MAX_ENDPOINT`]) or that would need JSON escapes (`"`, `\`); the sink's own errors.
+pub fn write_document<S: Sink + ?Sized>(
+    subject: &Handle,
+    route_mode: RouteMode,
+    endpoint: &str,
+    ed25519: &PublicKey,
+    x25519: &X25519PublicKey,
+    sink: &mut S,
+) -> Result<()> {
+    check_endpoint(endpoint)?;
+    if endpoint.bytes().any(|b| b == b'"' || b == b'\\') {
+        return Err(Error::Schema("endpoint must not need JSON escapes"));
+    }
+    let id = subject.did();
+    let id = id.as_str();
+    let ed_mb = encode_multikey(ed25519.as_bytes(), crate::did::ED25519_MULTICODEC);
+    let x_mb = encode_multikey(&x25519.0, X25519_MULTICODEC);
+    let mode = match route_mode {
+        RouteMode::Direct => "direct",
+        RouteMode::Relay => "relay",
+    };
+    // Members in UTF-16 order; every value is plain ASCII without characters to escape.
+    let key = |sink: &mut S, fragment: &str, mb: &str| -> Result<()> {
+        for part in ["[{\"controller\":\"", id, "\",\"id\":\"", id, fragment, "\",\"publicKeyMultibase\":\"", mb, "\",\"type\":\"Multikey\"}]"] {
+            sink.write(part.as_bytes())?;
+        }
+        Ok(())
+    };
+    for part in ["{\"endpoint\":\"", endpoint, "\",\"id\":\"", id, "\",\"keyAgreement\":"] {
+        sink.write(part.as_bytes())?;
+    }
+    key(sink, "#x25519-1", x_mb.as_str())?;
+    for part in [",\"route_mode\":\"", mode, "\",\"verificationMethod\":"] {
+        sink.write(part.as_bytes())?;
+    }
+    key(sink, "#key-1", ed_mb.as_str())?;
+    sink.write(b"}")
 }
 
 /// Parses JSON bytes and reads the DID Document subset (the fuzz entry point).

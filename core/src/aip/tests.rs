@@ -316,3 +316,34 @@ fn envelope_check_to_names_the_addressee() {
 
 #[path = "tests_more.rs"]
 mod more;
+
+#[test]
+fn did_document_written_by_the_core_reads_back_and_is_canonical() {
+    let subject = Handle::new("etagi", "etagi.ru").unwrap();
+    let ed = KeyPair::from_seed(&[7; 32]).public_key();
+    let (_, x) = derive_keypair(&[9; 32]);
+    for (mode, endpoint) in [(RouteMode::Direct, "https://api.etagi.ru/aip"), (RouteMode::Relay, "wss://hub.etagi.ru/relay/etagi")] {
+        let mut buf = [0u8; 1024];
+        let mut sink = crate::sink::SliceSink::new(&mut buf);
+        did::write_document(&subject, mode, endpoint, &ed, &x, &mut sink).unwrap();
+        let n = sink.finish().unwrap();
+        let text = &buf[..n];
+        let mut nodes = vec![Node::EMPTY; json::nodes_for_valid(n)];
+        let doc = did::parse_document(text, &mut nodes).unwrap();
+        assert_eq!(doc.subject, subject);
+        assert_eq!(doc.id, "did:aip:etagi.ru:etagi");
+        assert_eq!(doc.route_mode, mode);
+        assert_eq!(doc.endpoint, endpoint);
+        assert_eq!(&doc.signing_keys[..], &[ed]);
+        assert_eq!(doc.agreement_keys.len(), 1);
+        assert_eq!(doc.agreement_keys[0].0, x.0);
+        // Already in RFC 8785 form.
+        let mut again = [0u8; 1024];
+        let m = crate::jcs::write_to_slice(json::parse(text, &mut nodes).unwrap().root(), &mut again).unwrap();
+        assert_eq!(&again[..m], text);
+    }
+    for bad in ["ftp://x", "https://", "https://a b", "https://a\"b", "https://a\\b"] {
+        let mut sink = crate::sink::CountSink::default();
+        assert!(matches!(did::write_document(&subject, RouteMode::Direct, bad, &ed, &x, &mut sink), Err(Error::Schema(_))), "{bad}");
+    }
+}
