@@ -18,6 +18,7 @@ use concordia_core::aip::replay::{IdSlot, ReplayWindow, TimeSlot, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::json::Node;
 use concordia_core::sign::KeyPair as CoreKeyPair;
+use concordia_core::sink::SliceSink;
 use concordia_core::{encoding, jcs, Error};
 
 use crate::errors::AipError;
@@ -237,6 +238,24 @@ impl AipKeyPair {
     /// `publicKeyMultibase`.
     pub fn x25519_multibase(&self) -> String {
         did::encode_multikey(&self.x.public_key().0, did::X25519_MULTICODEC).as_str().to_string()
+    }
+
+    /// This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
+    /// subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+    /// X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
+    pub fn did_document(&self, did: String, route_mode: AipRouteMode, endpoint: String) -> Result<String, AipError> {
+        let subject = did::parse_did(&did)?;
+        let mode = match route_mode {
+            AipRouteMode::Direct => RouteMode::Direct,
+            AipRouteMode::Relay => RouteMode::Relay,
+        };
+        let (ed, x) = (self.ed.public_key(), self.x.public_key());
+        let out = write_vec(512, |buf| {
+            let mut sink = SliceSink::new(buf);
+            did::write_document(&subject, mode, &endpoint, &ed, &x, &mut sink)?;
+            sink.finish()
+        })?;
+        String::from_utf8(out).map_err(|_| AipError::from(Error::Encoding("DID Document is not UTF-8")))
     }
 
     /// The Ed25519 key's `did:key` (a credential issuer).

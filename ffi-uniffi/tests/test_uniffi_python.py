@@ -670,6 +670,26 @@ def test_aip_keypair():
         c.AipKeyPair.from_seeds(bytes(32), bytes(33))
 
 
+def test_aip_keypair_did_document():
+    """The core writes the DID Document subset in RFC 8785 form: the same bytes as the test's
+    own document (minus `@context`) through json.dumps with sorted keys (ASCII only here)."""
+    kp = aip_keys("bob")
+    for mode, endpoint in ((c.AipRouteMode.RELAY, "https://hub.etagi.ru/relay/bob"), (c.AipRouteMode.DIRECT, "wss://bob.etagi.ru/aip")):
+        text = kp.did_document(BOB_DID, mode, endpoint)
+        want = json.loads(did_doc(BOB_DID, kp, route_mode=mode.name.lower(), endpoint=endpoint))
+        del want["@context"]
+        assert text == json.dumps(want, sort_keys=True, separators=(",", ":"))
+        doc = c.aip_parse_did_document(text)
+        assert (doc.id, doc.route_mode, doc.endpoint) == (BOB_DID, mode, endpoint)
+        assert doc.signing_keys == [kp.ed25519_public_key()] and doc.agreement_keys == [kp.x25519_public_key()]
+    with pytest.raises(c.AipError.Schema, match="endpoint"):
+        kp.did_document(BOB_DID, c.AipRouteMode.DIRECT, "ftp://etagi.ru/bob")
+    with pytest.raises(c.AipError.Schema, match="escapes"):
+        kp.did_document(BOB_DID, c.AipRouteMode.DIRECT, 'https://etagi.ru/"bob"')
+    with pytest.raises(c.AipError.Input, match="did:aip"):
+        kp.did_document("did:web:etagi.ru", c.AipRouteMode.RELAY, "https://hub.etagi.ru/relay/bob")
+
+
 def test_aip_did_document_and_route():
     kp = aip_keys("bob")
     doc = c.aip_parse_did_document(did_doc(BOB_DID, kp))

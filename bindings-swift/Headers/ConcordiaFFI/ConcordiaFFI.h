@@ -264,6 +264,11 @@ uint64_t uniffi_concordia_uniffi_fn_constructor_aipkeypair_generate(RustCallStat
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPKEYPAIR_DID_DOCUMENT
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPKEYPAIR_DID_DOCUMENT
+RustBuffer uniffi_concordia_uniffi_fn_method_aipkeypair_did_document(uint64_t ptr, RustBuffer did, RustBuffer route_mode, RustBuffer endpoint, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPKEYPAIR_DID_KEY
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPKEYPAIR_DID_KEY
 RustBuffer uniffi_concordia_uniffi_fn_method_aipkeypair_did_key(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -1193,6 +1198,12 @@ uint16_t uniffi_concordia_uniffi_checksum_func_verify_profile(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_VERIFY_TRANSCRIPT
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_VERIFY_TRANSCRIPT
 uint16_t uniffi_concordia_uniffi_checksum_func_verify_transcript(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPKEYPAIR_DID_DOCUMENT
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPKEYPAIR_DID_DOCUMENT
+uint16_t uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document(void
     
 );
 #endif

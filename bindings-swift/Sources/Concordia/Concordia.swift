@@ -652,6 +652,13 @@ fileprivate struct FfiConverterTimestamp: FfiConverterRustBuffer {
 public protocol AipKeyPairProtocol: AnyObject, Sendable {
     
     /**
+     * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
+     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
+     */
+    func didDocument(did: String, routeMode: AipRouteMode, endpoint: String) throws  -> String
+    
+    /**
      * The Ed25519 key's `did:key` (a credential issuer).
      */
     func didKey()  -> String
@@ -779,6 +786,23 @@ public static func generate()throws  -> AipKeyPair  {
 }
     
 
+    
+    /**
+     * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
+     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
+     */
+open func didDocument(did: String, routeMode: AipRouteMode, endpoint: String)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_did_document(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(did),
+        FfiConverterTypeAipRouteMode_lower(routeMode),
+        FfiConverterString.lower(endpoint),uniffiCallStatus
+    )
+})
+}
     
     /**
      * The Ed25519 key's `did:key` (a credential issuer).
@@ -6581,6 +6605,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_verify_transcript() != 38694) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() != 16518) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key() != 678) {

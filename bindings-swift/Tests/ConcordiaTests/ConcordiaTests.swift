@@ -506,6 +506,22 @@ final class AipTests: XCTestCase {
         XCTAssertEqual(AipError.Randomness(message: "x").errorDescription?.isEmpty, false)
     }
 
+    /// Mirrors test_aip_keypair_did_document: the core writes the subset it reads.
+    func testKeyPairDidDocument() throws {
+        let kp = try aipKeys("bob")
+        for (mode, endpoint) in [(AipRouteMode.relay, "https://hub.etagi.ru/relay/bob"), (.direct, "wss://bob.etagi.ru/aip")] {
+            let text = try kp.didDocument(did: bobDid, routeMode: mode, endpoint: endpoint)
+            XCTAssertTrue(text.hasPrefix("{\"endpoint\":\"\(endpoint)\",\"id\":\"\(bobDid)\",\"keyAgreement\":"))
+            let doc = try aipParseDidDocument(didDocumentJson: text)
+            XCTAssertEqual(doc.routeMode, mode)
+            XCTAssertEqual(doc.endpoint, endpoint)
+            XCTAssertEqual(doc.signingKeys, [kp.ed25519PublicKey()])
+            XCTAssertEqual(doc.agreementKeys, [kp.x25519PublicKey()])
+        }
+        assertThrows(AipError.Schema) { _ = try kp.didDocument(did: bobDid, routeMode: .direct, endpoint: "ftp://etagi.ru/bob") }
+        assertThrows(AipError.Input) { _ = try kp.didDocument(did: "did:web:etagi.ru", routeMode: .relay, endpoint: "https://hub.etagi.ru/relay/bob") }
+    }
+
     func testDidDocumentAndRoute() throws {
         let kp = try aipKeys("bob")
         let relay = try didDoc(bobDid, kp)

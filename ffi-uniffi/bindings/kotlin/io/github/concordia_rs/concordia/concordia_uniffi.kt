@@ -751,6 +751,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_verify_transcript(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_multibase(
@@ -867,6 +869,8 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_concordia_uniffi_fn_constructor_aipkeypair_generate(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_did_document(`ptr`: Long,`did`: RustBuffer.ByValue,`routeMode`: RustBuffer.ByValue,`endpoint`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_method_aipkeypair_did_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_multibase(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1274,6 +1278,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript() and 0xFFFF) != 38694) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() and 0xFFFF) != 16518) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key() and 0xFFFF) != 678) {
@@ -1880,6 +1887,13 @@ public object FfiConverterTimestamp: FfiConverterRustBuffer<java.time.Instant> {
 public interface AipKeyPairInterface {
     
     /**
+     * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
+     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
+     */
+    fun `didDocument`(`did`: kotlin.String, `routeMode`: AipRouteMode, `endpoint`: kotlin.String): kotlin.String
+    
+    /**
      * The Ed25519 key's `did:key` (a credential issuer).
      */
     fun `didKey`(): kotlin.String
@@ -2030,6 +2044,28 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
             UniffiLib.uniffi_concordia_uniffi_fn_clone_aipkeypair(handle, status)
         }
     }
+
+    
+    /**
+     * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
+     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
+     */
+    @Throws(AipException::class)override fun `didDocument`(`did`: kotlin.String, `routeMode`: AipRouteMode, `endpoint`: kotlin.String): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_did_document(
+        it,
+        
+        FfiConverterString.lower(`did`),
+        FfiConverterTypeAipRouteMode.lower(`routeMode`),
+        FfiConverterString.lower(`endpoint`),_status)
+}
+    }
+    )
+    }
+    
 
     
     /**
