@@ -7,7 +7,9 @@
 //! * no whitespace.
 //!
 //! The writer never recurses and never buffers: a [`crate::digest::Sha256Sink`] hashes the
-//! canonical form of a multi-megabyte document with no output buffer at all. A
+//! canonical form of a multi-megabyte document with no output buffer at all. Stretches of
+//! the input that are already canonical (a sorted, compact object; a member name with its
+//! colon and a plain value) reach the sink as one write each. A
 //! [`Preimage`] rule drops members on the way, which is how signature preimages are made
 //! without copying the input.
 //!
