@@ -76,14 +76,11 @@ impl<'a, 'r, P: Preimage + ?Sized> Walk<'a, 'r, P> {
         self.depth
     }
 
-    fn kept(&self, mut key: u32) -> Next {
-        while key != NO_NODE {
-            if self.rule.keep(self.depth, self.doc.str_of(key)) {
-                return Next::Key(key);
-            }
-            key = self.doc.node(key).next_sorted();
+    fn kept(&self, key: u32) -> Next {
+        match kept(self.doc, self.rule, self.depth, key) {
+            NO_NODE => Next::Exit(self.parent),
+            k => Next::Key(k),
         }
-        Next::Exit(self.parent)
     }
 
     fn after(&self, i: u32) -> Next {
@@ -213,12 +210,7 @@ fn write_traversal<P: Preimage + ?Sized, S: Sink + ?Sized>(
                     i = out.key(doc, first, depth, &mut extra, false)?;
                     continue 'value;
                 }
-                if i == root {
-                    if let Some((name, json)) = extra.take() {
-                        out.member(name, json, false)?;
-                    }
-                }
-                out.byte(b'}')?;
+                out.close_object(&mut extra, i == root, false)?;
             }
             Kind::Array => {
                 out.source(n.start() as usize, n.start() as usize + 1)?;
@@ -262,12 +254,7 @@ fn write_traversal<P: Preimage + ?Sized, S: Sink + ?Sized>(
                     i = out.key(doc, next, depth, &mut extra, true)?;
                     continue 'value;
                 }
-                if parent == root {
-                    if let Some((name, json)) = extra.take() {
-                        out.member(name, json, true)?;
-                    }
-                }
-                out.byte(b'}')?;
+                out.close_object(&mut extra, parent == root, true)?;
             } else {
                 let next = doc.node(i).skip(i);
                 if next < p.end() {
@@ -364,6 +351,17 @@ impl<S: Sink + ?Sized> Runs<'_, '_, S> {
         }
         self.byte(b':')?;
         Ok(key + 1)
+    }
+
+    /// Writes `}`, after the pending extra member when closing the root object (it sorts
+    /// after every name written so far); `comma` when the object already has a member.
+    fn close_object(&mut self, extra: &mut Option<(&str, &[u8])>, at_root: bool, comma: bool) -> Result<()> {
+        if at_root {
+            if let Some((name, json)) = extra.take() {
+                self.member(name, json, comma)?;
+            }
+        }
+        self.byte(b'}')
     }
 
     fn member(&mut self, name: &str, json: &[u8], comma: bool) -> Result<()> {
