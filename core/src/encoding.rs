@@ -203,6 +203,32 @@ pub fn decode_base64url(input: &[u8], out: &mut [u8]) -> Result<usize> {
     decode_base64_with(input, out, &B64_URL_REV)
 }
 
+/// Decodes URL-safe base64 that carries its complete `=` padding (a length of `4k`), the
+/// one spelling Python's `base64.urlsafe_b64encode` emits and `urlsafe_b64decode` requires
+/// (Concordia signatures). Otherwise as strict as [`decode_base64url`].
+///
+/// # Errors
+/// As [`decode_base64url`], and [`Error::Encoding`] (`"base64 padding"`) when the padding
+/// is missing.
+pub fn decode_base64url_padded(input: &[u8], out: &mut [u8]) -> Result<usize> {
+    if !input.len().is_multiple_of(4) {
+        return Err(Error::Encoding("base64 padding"));
+    }
+    decode_base64_with(input, out, &B64_URL_REV)
+}
+
+/// Decodes URL-safe base64 without `=` padding (RFC 4648 §5 with §3.2 omitted, as JWS and
+/// AIP write it). Otherwise as strict as [`decode_base64url`].
+///
+/// # Errors
+/// As [`decode_base64url`], and [`Error::Encoding`] (`"base64 padding"`) for any `=`.
+pub fn decode_base64url_nopad(input: &[u8], out: &mut [u8]) -> Result<usize> {
+    if input.contains(&b'=') {
+        return Err(Error::Encoding("base64 padding"));
+    }
+    decode_base64_with(input, out, &B64_URL_REV)
+}
+
 /// Decodes standard base64 (`+/`), padded or not, into `out`; as strict as
 /// [`decode_base64url`].
 ///

@@ -2,13 +2,23 @@
 //!
 //! Signing is deterministic and uses no randomness: the same seed and message always give
 //! the same 64 bytes, equal to those of RFC 8032 and of the reference SDK
-//! (`cryptography`'s `Ed25519PrivateKey`).
+//! (`cryptography`'s `Ed25519PrivateKey`). Signing uses ed25519-compact.
 //!
-//! Verification is strict (ed25519-compact): it rejects a scalar `S` that is not reduced
-//! (`S >= L`), a public key or `R` that is not a valid point encoding, and a public key or
-//! `R` of small order; the group equation is checked cofactored. Such signatures can only
-//! be produced on purpose, never by an honest signer, so every signature the reference SDK
-//! makes verifies here; a few crafted ones that OpenSSL accepts (small-order keys) do not.
+//! Verification is **cofactorless and strict** (ed25519-dalek's streaming verifier with
+//! curve25519-dalek's point checks): a signature `R || S` over `M` under `A` is accepted only
+//! when
+//!
+//! * `S` is reduced (`S < L`),
+//! * `A` is the canonical encoding of a curve point that does not have small order,
+//! * `R` decodes to a curve point that does not have small order, and
+//! * the canonical encoding of `[S]B - [k]A`, with `k = SHA-512(R || A || M) mod L`, equals
+//!   the 32 bytes of `R`.
+//!
+//! The last rule is OpenSSL's, and so the reference SDK's (`cryptography`); the others only
+//! refuse signatures OpenSSL may accept but no honest signer makes (small-order and
+//! non-canonical points). So every signature this module accepts, the SDK accepts too.
+//! `docs/adr/0004-verification-policy.md` has the table of every edge class with both
+//! verdicts, and `tests-py/verdict/` checks it against `cryptography` on every surface.
 //!
 //! [`PublicKey::from_bytes`] only checks the length, like the SDK's
 //! `Ed25519PublicKey.from_public_bytes`, so records carrying a key can be parsed and
@@ -57,9 +67,14 @@ impl PublicKey {
     /// # Errors
     /// [`Error::Signature`] otherwise.
     pub fn validate(&self) -> Result<()> {
-        ed25519_compact::PublicKey::new(self.0)
-            .validate()
-            .map_err(|_| Error::Signature)
+        self.verifying_key().map(|_| ())
+    }
+
+    /// The key as ed25519-dalek's verifying key, after the point checks: the encoding is
+    /// canonical (`y < p`, no sign bit on `x = 0`) and the point does not have small order.
+    fn verifying_key(&self) -> Result<ed25519_dalek::VerifyingKey> {
+        let point = strict_point(&self.0)?;
+        Ok(ed25519_dalek::VerifyingKey::from(point))
     }
 
     /// Reads a public key from base64 text, as the reference SDK's `public_key_from_b64url`
@@ -126,16 +141,31 @@ impl Signature {
         &self.0
     }
 
-    /// Reads a signature from URL-safe base64, padded (as the SDK emits it) or not.
-    ///
-    /// Stricter than the SDK's `base64.urlsafe_b64decode`, which silently drops characters
-    /// outside the alphabet and accepts `+` and `/`: here those are errors.
+    /// Reads a Concordia signature: padded URL-safe base64, exactly the 88 characters the
+    /// SDK's `sign_message` emits. This is the one accepted spelling: an unpadded, standard
+    /// alphabet, whitespace-carrying or non-canonical-trailing-bits text of the same 64 bytes
+    /// is refused, so nobody relaying a message can make a second accepted form of it (with
+    /// another message hash). The SDK's `base64.urlsafe_b64decode` is more lenient (it drops
+    /// characters outside the alphabet and ignores trailing bits); it refuses missing padding.
     ///
     /// # Errors
-    /// [`Error::Encoding`] for malformed base64 or a decoded length other than 64.
+    /// [`Error::Encoding`] for any other text, or a decoded length other than 64.
     pub fn from_b64url(text: &str) -> Result<Self> {
+        Self::decode_with(text, encoding::decode_base64url_padded)
+    }
+
+    /// Reads a signature in unpadded URL-safe base64 (86 characters), AIP's spelling of
+    /// `sig`; the padded form is refused there.
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] for any other text, or a decoded length other than 64.
+    pub fn from_b64url_nopad(text: &str) -> Result<Self> {
+        Self::decode_with(text, encoding::decode_base64url_nopad)
+    }
+
+    fn decode_with(text: &str, decode: fn(&[u8], &mut [u8]) -> Result<usize>) -> Result<Self> {
         let mut buf = [0u8; 64];
-        match encoding::decode_base64url(text.as_bytes(), &mut buf) {
+        match decode(text.as_bytes(), &mut buf) {
             Ok(64) => Ok(Signature(buf)),
             Ok(_) | Err(Error::BufferTooSmall { .. }) => {
                 Err(Error::Encoding("Ed25519 signature length"))
@@ -232,33 +262,52 @@ impl fmt::Debug for KeyPair {
     }
 }
 
-/// Verifies `sig` over `msg` under `pk`.
+/// Decodes a point for verification: only the canonical encoding of a point that does not
+/// have small order. (curve25519-dalek alone also decodes `y >= p` and the sign bit on
+/// `x = 0`, so the canonical form is checked by encoding the point again.)
+fn strict_point(bytes: &[u8; 32]) -> Result<curve25519_dalek::EdwardsPoint> {
+    let point = curve25519_dalek::edwards::CompressedEdwardsY(*bytes)
+        .decompress()
+        .ok_or(Error::Signature)?;
+    if point.is_small_order() || point.compress().as_bytes() != bytes {
+        return Err(Error::Signature);
+    }
+    Ok(point)
+}
+
+/// Verifies `sig` over `msg` under `pk`, cofactorless and strict (see the module docs).
 ///
 /// # Errors
-/// [`Error::Signature`] on any failure: invalid or small-order key, malformed signature,
-/// or a signature that does not match.
+/// [`Error::Signature`] on any failure: invalid, non-canonical or small-order key or `R`,
+/// `S >= L`, or a signature that does not match.
 pub fn verify(pk: &PublicKey, msg: &[u8], sig: &Signature) -> Result<()> {
-    ed25519_compact::PublicKey::new(pk.0)
-        .verify(msg, &ed25519_compact::Signature::new(sig.0))
-        .map_err(|_| Error::Signature)
+    let mut sink = VerifySink::new(pk, sig)?;
+    sink.state.update(msg);
+    sink.finish()
 }
 
 /// A [`Sink`] that verifies a signature over the bytes written to it, so that a signature
 /// over canonical JSON can be checked while the canonical form is streamed, with no
-/// output buffer.
+/// output buffer (the state is one SHA-512 context and the key: O(1) in the message).
 pub struct VerifySink {
-    state: ed25519_compact::VerifyingState,
+    state: ed25519_dalek::StreamVerifier,
 }
 
 impl VerifySink {
     /// Starts verifying `sig` under `pk`.
     ///
     /// # Errors
-    /// [`Error::Signature`] at once when the key or the signature is malformed (the
+    /// [`Error::Signature`] at once when the key or the signature is malformed: a key or
+    /// `R` that is not the canonical encoding of a point of large order, or `S >= L` (the
     /// checks [`verify`] applies before reading the message).
     pub fn new(pk: &PublicKey, sig: &Signature) -> Result<Self> {
-        ed25519_compact::PublicKey::new(pk.0)
-            .verify_incremental(&ed25519_compact::Signature::new(sig.0))
+        let key = pk.verifying_key()?;
+        let mut r = [0u8; 32];
+        r.copy_from_slice(&sig.0[..32]);
+        strict_point(&r)?;
+        // `verify_stream` refuses `S >= L`; the final comparison is of encodings,
+        // `compress([S]B - [k]A) == R`, which is the cofactorless equation.
+        key.verify_stream(&ed25519_dalek::Signature::from_bytes(&sig.0))
             .map(|state| VerifySink { state })
             .map_err(|_| Error::Signature)
     }
@@ -268,14 +317,14 @@ impl VerifySink {
     /// # Errors
     /// [`Error::Signature`] when it does not match.
     pub fn finish(self) -> Result<()> {
-        self.state.verify().map_err(|_| Error::Signature)
+        self.state.finalize_and_verify().map_err(|_| Error::Signature)
     }
 }
 
 impl Sink for VerifySink {
     #[inline]
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        self.state.absorb(bytes);
+        self.state.update(bytes);
         Ok(())
     }
 }
@@ -438,10 +487,26 @@ mod tests {
         );
         assert_eq!(PublicKey::from_bytes(&bytes), Ok(pk));
         let sig = Signature::from_b64url(INTEROP_SIG).unwrap();
+        // One spelling: the padded form only (the SDK refuses the unpadded one too).
+        let unpadded = INTEROP_SIG.trim_end_matches('=');
         assert_eq!(
-            Signature::from_b64url(INTEROP_SIG.trim_end_matches('=')),
-            Ok(sig)
+            Signature::from_b64url(unpadded),
+            Err(Error::Encoding("base64 padding"))
         );
+        assert_eq!(Signature::from_b64url_nopad(unpadded), Ok(sig));
+        assert_eq!(
+            Signature::from_b64url_nopad(INTEROP_SIG),
+            Err(Error::Encoding("base64 padding"))
+        );
+        for other in [
+            INTEROP_SIG.replace('-', "+").replace('_', "/"),
+            std::format!(" {INTEROP_SIG}"),
+            std::format!("{}\n", INTEROP_SIG),
+            INTEROP_SIG.replacen("==", "=", 1),
+            std::format!("{INTEROP_SIG}=="),
+        ] {
+            assert!(Signature::from_b64url(&other).is_err(), "{other:?}");
+        }
         assert_eq!(
             Signature::from_b64url(INTEROP_PK),
             Err(Error::Encoding("Ed25519 signature length"))
@@ -479,6 +544,133 @@ mod tests {
         s[63] |= 0xf0;
         let pk = KeyPair::from_seed(&[7; 32]).public_key();
         assert!(VerifySink::new(&pk, &Signature::from_array(s)).is_err());
+    }
+
+    /// Raw Ed25519 arithmetic for crafting edge-case signatures (test code only, through
+    /// curve25519-dalek's public API): returns `R || S` for nonce `r`, secret scalar `a`
+    /// and the public key bytes `a_enc` that go into `k`, with `R = rB + t`.
+    fn craft(r: u64, a: &Scalar, a_enc: &[u8; 32], t: &EdwardsPoint, msg: &[u8]) -> [u8; 64] {
+        use sha2::Digest;
+        let r = Scalar::from(r);
+        let big_r = (EdwardsPoint::mul_base(&r) + t).compress();
+        let mut h = sha2::Sha512::new();
+        h.update(big_r.as_bytes());
+        h.update(a_enc);
+        h.update(msg);
+        let k = Scalar::from_bytes_mod_order_wide(&h.finalize().into());
+        let s = r + k * a;
+        let mut sig = [0u8; 64];
+        sig[..32].copy_from_slice(big_r.as_bytes());
+        sig[32..].copy_from_slice(s.as_bytes());
+        sig
+    }
+
+    fn k_of(sig: &[u8; 64], a_enc: &[u8; 32], msg: &[u8]) -> Scalar {
+        use sha2::Digest;
+        let mut h = sha2::Sha512::new();
+        h.update(&sig[..32]);
+        h.update(a_enc);
+        h.update(msg);
+        Scalar::from_bytes_mod_order_wide(&h.finalize().into())
+    }
+
+    use curve25519_dalek::constants::EIGHT_TORSION;
+    use curve25519_dalek::edwards::EdwardsPoint;
+    use curve25519_dalek::scalar::Scalar;
+    use curve25519_dalek::traits::IsIdentity;
+
+    /// The equation is checked cofactorless, as OpenSSL does: `R = rB + T` with `T` of
+    /// small order satisfies only the cofactored equation and is refused; the same with
+    /// `T` the identity is accepted.
+    #[test]
+    fn cofactored_only_signatures_are_refused() {
+        let a = Scalar::from(0x1234_5678_9abc_def1u64);
+        let a_enc = EdwardsPoint::mul_base(&a).compress().to_bytes();
+        let pk = PublicKey::from_array(a_enc);
+        let msg = b"{\"type\":\"negotiate.offer\"}";
+        let honest = craft(99, &a, &a_enc, &EdwardsPoint::default(), msg);
+        assert_eq!(verify(&pk, msg, &Signature::from_array(honest)), Ok(()));
+        for (i, t) in EIGHT_TORSION.iter().enumerate().skip(1) {
+            let sig = craft(99 + i as u64, &a, &a_enc, t, msg);
+            // The cofactored equation holds: ed25519-compact accepts it.
+            assert!(
+                ed25519_compact::PublicKey::new(a_enc)
+                    .verify(msg, &ed25519_compact::Signature::new(sig))
+                    .is_ok(),
+                "torsion {i}"
+            );
+            assert_eq!(verify(&pk, msg, &Signature::from_array(sig)), Err(Error::Signature), "torsion {i}");
+        }
+    }
+
+    /// A mixed-order key `A = aB + T`: the cofactorless equation holds exactly when
+    /// `[k]T` is the identity; OpenSSL accepts those and so do we, and refuses the rest.
+    #[test]
+    fn mixed_order_keys_follow_the_cofactorless_equation() {
+        let a = Scalar::from(0x0fed_cba9_8765_4321u64);
+        let t = EIGHT_TORSION[1]; // order 8
+        let a_enc = (EdwardsPoint::mul_base(&a) + t).compress().to_bytes();
+        let pk = PublicKey::from_array(a_enc);
+        assert_eq!(pk.validate(), Ok(()), "mixed order is not small order");
+        let (mut accepted, mut refused) = (0, 0);
+        for n in 0u64..64 {
+            let msg = n.to_le_bytes();
+            let sig = craft(1000 + n, &a, &a_enc, &EdwardsPoint::default(), &msg);
+            let k = k_of(&sig, &a_enc, &msg);
+            let holds = (k * t).is_identity();
+            let got = verify(&pk, &msg, &Signature::from_array(sig));
+            assert_eq!(got.is_ok(), holds, "message {n}");
+            if holds { accepted += 1 } else { refused += 1 }
+        }
+        assert!(accepted > 0 && refused > 0, "{accepted} / {refused}");
+    }
+
+    /// `S + L` (and `S + 8L`, which overflows 256 bits for most `S`) are refused, as are
+    /// small-order `R` and non-canonical encodings of `A` and `R`.
+    #[test]
+    fn malleable_forms_are_refused() {
+        let kp = KeyPair::from_seed(&[5; 32]);
+        let pk = kp.public_key();
+        let msg = b"m";
+        let sig = *kp.sign(msg).as_bytes();
+        let l = Scalar::ZERO - Scalar::ONE; // L - 1
+        // S + L as an integer: S + (L - 1) + 1, with carries, in little-endian bytes.
+        let add = |s: &[u8], x: &[u8; 32], extra: u16| {
+            let mut out = [0u8; 32];
+            let mut carry = extra;
+            for i in 0..32 {
+                let v = u16::from(s[i]) + u16::from(x[i]) + carry;
+                out[i] = v as u8;
+                carry = v >> 8;
+            }
+            (out, carry)
+        };
+        let (s_plus_l, carry) = add(&sig[32..], l.as_bytes(), 1);
+        assert_eq!(carry, 0);
+        let mut forged = sig;
+        forged[32..].copy_from_slice(&s_plus_l);
+        assert_eq!(verify(&pk, msg, &Signature::from_array(forged)), Err(Error::Signature));
+        // Small-order R with the matching S for k: R = T, S = k * a would need the secret;
+        // any small-order R is refused before the equation.
+        for t in EIGHT_TORSION {
+            let mut s = sig;
+            s[..32].copy_from_slice(t.compress().as_bytes());
+            assert!(VerifySink::new(&pk, &Signature::from_array(s)).is_err());
+        }
+        // Non-canonical R: y + p for a point whose y < 19 (only such y can be written
+        // twice); the identity's y = 1 gives 0xEE..FF 7F, and the sign bit on x = 0.
+        let mut p_plus_1 = [0xffu8; 32];
+        p_plus_1[0] = 0xee;
+        p_plus_1[31] = 0x7f;
+        let mut identity_neg = [0u8; 32];
+        identity_neg[0] = 1;
+        identity_neg[31] = 0x80;
+        for enc in [p_plus_1, identity_neg] {
+            assert_eq!(PublicKey::from_array(enc).validate(), Err(Error::Signature));
+            let mut s = sig;
+            s[..32].copy_from_slice(&enc);
+            assert!(VerifySink::new(&pk, &Signature::from_array(s)).is_err());
+        }
     }
 
     #[test]

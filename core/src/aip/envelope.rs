@@ -329,7 +329,7 @@ pub fn from_value(root: Value<'_>) -> Result<Envelope<'_>> {
     if sig_text.len() != SIG_B64_LEN {
         return Err(Error::Schema("sig must be 86 characters of unpadded base64url"));
     }
-    let sig = Signature::from_b64url(sig_text)?;
+    let sig = Signature::from_b64url_nopad(sig_text)?;
     Ok(Envelope { root, id: parse_uuid_v4(header.id)?, header, created, encrypted_body, sig })
 }
 
