@@ -706,8 +706,8 @@ concordia_result concordia_session_new(struct concordia_str id,
                                        struct concordia_session **out);
 
 // Registers a party with its role (a concordia_role value) and, optionally, its 32-byte
-// public key (`public_key` NULL: none; messages from it then need `keys_json` in
-// concordia_session_apply). Registering an agent again updates its role and key.
+// public key (`public_key` NULL: none), which concordia_session_apply uses when it is
+// given no `keys_json`. Registering an agent again updates its role and key.
 //
 // Returns CONCORDIA_LIMIT_CAPACITY when 8 parties are registered,
 // CONCORDIA_INVALID_ARGUMENT for an unknown role, an id longer than 128 bytes, or a key
@@ -725,9 +725,12 @@ concordia_result concordia_session_add_party(struct concordia_session *s,
 // Applies one signed message (its JSON text) at time `now` (Unix seconds) and writes the
 // new state into `*state` (NULL: not wanted).
 //
-// The sender's key is its registered key, else the one `keys_json` maps it to (a JSON
-// object of `agent_id` to base64url key; NULL with length 0 for none). The checks are the
-// core's, in the reference SDK's order; a message that fails any leaves the session
+// Keys: `keys_json` (a JSON object of `agent_id` to base64url key), when given, is the
+// only source of the sender's key, as the reference SDK's resolver: a sender it does not
+// map is refused (CONCORDIA_UNKNOWN_KEY) even if registered with a key, and the key it
+// maps replaces the registered one (a rotated key). With `keys_json` NULL (length 0), the
+// keys registered with `concordia_session_add_party` are used. The checks are the core's,
+// in the reference SDK's order; a message that fails any leaves the session
 // exactly as it was.
 //
 // Returns CONCORDIA_SCHEMA, CONCORDIA_UNKNOWN_KEY, CONCORDIA_SIGNATURE,

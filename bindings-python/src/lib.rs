@@ -537,6 +537,11 @@ impl Session {
     /// Applies a signed message; returns the new state's value (`"active"`, ...). Raises
     /// `InvalidSignatureError`, `SessionBindingError`, `ChainIntegrityError`,
     /// `InvalidTransitionError`, `MaxRoundsExceededError`, `SchemaError`, `TemporalError`.
+    ///
+    /// Keys, as the reference SDK: a `public_key_resolver` is the only source of the
+    /// sender's key (`None` from it rejects, even for a party registered with a key; a key
+    /// it returns replaces the registered one). Without a resolver, the keys registered
+    /// with `add_party` are used.
     #[pyo3(signature = (message, public_key_resolver = None, now = None))]
     fn apply_message(
         &mut self,
@@ -551,9 +556,12 @@ impl Session {
             None => now_ts(py)?,
         };
         let resolver = PyResolver { f: public_key_resolver.filter(|f| !f.is_none()), err: RefCell::new(None) };
+        let registered = self.inner.registered_keys();
         let inner = &mut self.inner;
         let state = with_doc(&text, &walk_options(), |v| {
-            let r = inner.apply(v, &resolver, now);
+            // The resolver is authoritative (core `Session::apply`); the registered keys
+            // stand in only when the caller gave none.
+            let r = if resolver.f.is_some() { inner.apply(v, &resolver, now) } else { inner.apply(v, &registered, now) };
             if let Some(e) = resolver.err.borrow_mut().take() {
                 return Err(e);
             }

@@ -6,11 +6,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use concordia_core::attestation::{self, Params, SetBinding, Validity};
 use concordia_core::digest;
-use concordia_core::json::{self, Kind, Node, Str};
+use concordia_core::json::{self, Kind, Node};
 use concordia_core::message::{self, Envelope, KeyMap, Party};
 use concordia_core::offer::Offer;
 use concordia_core::session::{MessageType, Role, Session, Timing};
-use concordia_core::sign::{KeyPair, PublicKey};
+use concordia_core::sign::KeyPair;
 use concordia_core::time::{self, Timestamp};
 
 use crate::chain::messages_of;
@@ -132,7 +132,6 @@ pub fn run(mut args: Args) -> CliResult {
     println!("  #  from    message                    state     terms");
 
     let mut transcript: Vec<Vec<u8>> = Vec::new();
-    let no_resolver = |_: Str<'_>| -> Option<PublicKey> { None };
     let steps = script(&offer_ids);
     for (i, step) in steps.iter().enumerate() {
         let now = start.add_seconds(45 * (i as i64 + 1)).map_err(|e| usage(e.to_string()))?;
@@ -150,8 +149,9 @@ pub fn run(mut args: Args) -> CliResult {
         buf.truncate(n);
         let mut nodes = nodes_for(&buf);
         let msg = json::parse(&buf, &mut nodes).map_err(|e| usage(e.to_string()))?;
+        let registered = session.registered_keys();
         let state = session
-            .apply(msg.root(), &no_resolver, now)
+            .apply(msg.root(), &registered, now)
             .map_err(|e| Fail::Rejected(format!("message {}: {e}", i + 1)))?;
         println!(
             "  {}  {:<6}  {:<25}  {:<8}  {}",

@@ -17,7 +17,11 @@ pub const HELP: &str = "concordia session replay --session SESSION.json [--json]
   SESSION.json: {\"session_id\": \"...\", \"created_at\": \"RFC 3339\",
                  \"timing\": {\"session_ttl\": 86400, \"offer_ttl\": 3600, \"max_rounds\": 20},
                  \"parties\": [{\"agent_id\": \"...\", \"role\": \"initiator\",
-                               \"public_key_b64url\": \"...\"}, ...]}
+                               \"public_key_b64url\": \"...\"}, ...],
+                 \"public_keys_b64url\": {\"agent_id\": \"...\"}}
+  Keys: `public_keys_b64url`, when present, is the only source of keys (the reference SDK's
+  resolver: an agent it does not list is refused, a key it lists replaces the party's);
+  without it, the parties' `public_key_b64url` are used.
   Each message is applied at the time of its own `timestamp` (or at created_at).
   Errors are named as the reference SDK's exceptions: InvalidSignatureError,
   SessionBindingError, ChainIntegrityError, InvalidTransitionError, MaxRoundsExceededError,
@@ -100,9 +104,14 @@ pub fn run(mut args: Args) -> CliResult {
             .and_then(|t| t.as_plain_str())
             .and_then(|t| time::parse_datetime(t).ok())
             .unwrap_or(created_at);
+        // The resolver is authoritative (Session::apply): the spec's key map when it has
+        // one, else the keys registered with the parties.
         let result = match keys {
             Some(k) => session.apply(m, &KeyMap(k), now),
-            None => session.apply(m, &|_: concordia_core::json::Str<'_>| None, now),
+            None => {
+                let registered = session.registered_keys();
+                session.apply(m, &registered, now)
+            }
         };
         match result {
             Ok(state) => {

@@ -245,6 +245,20 @@ impl<const T: usize> Party<T> {
     }
 }
 
+/// The keys registered with [`Session::add_party`] (from [`Session::registered_keys`]): a
+/// [`KeyResolver`] that maps each registered `agent_id` to its key, and anything else to
+/// nothing.
+#[derive(Clone, Debug)]
+pub struct RegisteredKeys<const P: usize> {
+    keys: Vec<(String<ID_CAPACITY>, PublicKey), P>,
+}
+
+impl<const P: usize> KeyResolver for RegisteredKeys<P> {
+    fn resolve(&self, agent_id: Str<'_>) -> Option<PublicKey> {
+        self.keys.iter().find(|(id, _)| agent_id.eq_str(id)).map(|(_, k)| *k)
+    }
+}
+
 /// A negotiation session with room for `P` parties and `T` remembered numeric terms per
 /// party. `Session<4, 16>` is about 3 KB.
 #[derive(Clone, Debug)]
@@ -380,10 +394,33 @@ impl<const P: usize, const T: usize> Session<P, T> {
         self.parties.iter().find(|p| p.agent_id.as_str() == agent_id)
     }
 
+    /// The keys registered with [`Session::add_party`], as a [`KeyResolver`] to pass to
+    /// [`Session::apply`] when the caller has no resolver of its own (a copy, so that the
+    /// session can be borrowed mutably by `apply`). Parties registered without a key
+    /// resolve to nothing.
+    #[must_use]
+    pub fn registered_keys(&self) -> RegisteredKeys<P> {
+        let mut keys = Vec::new();
+        for p in &self.parties {
+            if let Some(k) = p.key {
+                // Never full: at most one entry per party, and both hold `P`.
+                let _ = keys.push((p.agent_id.clone(), k));
+            }
+        }
+        RegisteredKeys { keys }
+    }
+
     /// Applies one signed message and returns the new state.
     ///
-    /// Checks, in order: `from.agent_id` and `signature` present; the sender's key (the
-    /// registered party key, else `keys`); the signature; `session_id` equals this
+    /// **Keys.** `keys` is the one source of the sender's key, as the reference SDK's
+    /// mandatory `public_key_resolver`: the key it returns is the key that must verify (a
+    /// rotated key replaces the registered one), and `None` rejects the message
+    /// ([`Error::UnknownKey`]) even when [`Session::add_party`] registered a key for the
+    /// sender (a revoked identity). Keys registered with `add_party` are used only when the
+    /// caller passes them: `session.apply(msg, &session.registered_keys(), now)`.
+    ///
+    /// Checks, in order: `from.agent_id` and `signature` present; the sender's key (from
+    /// `keys`, never from elsewhere); the signature; `session_id` equals this
     /// session's; `prev_hash` equals [`Session::tip`]; a known `type`; the session TTL; the
     /// transition table; the round cap for offers and counters; the offer TTL for an
     /// accept; and for offers and counters, a well-formed offer body (SPEC §6).
@@ -402,11 +439,7 @@ impl<const P: usize, const T: usize> Session<P, T> {
             return Err(Error::Schema("signature missing"));
         }
         let party = self.parties.iter().position(|p| sender.eq_str(&p.agent_id));
-        let key = party
-            .and_then(|i| self.parties.get(i))
-            .and_then(|p| p.key)
-            .or_else(|| keys.resolve(sender))
-            .ok_or(Error::UnknownKey)?;
+        let key = keys.resolve(sender).ok_or(Error::UnknownKey)?;
         message::verify_signed_object(msg, &key)?;
         let sid = msg.get("session_id").and_then(|s| s.as_str()).ok_or(Error::Schema("session_id"))?;
         if !sid.eq_str(&self.id) {

@@ -1,9 +1,8 @@
 //! The negotiation session state machine (SPEC §5) as an opaque object.
 
-use concordia_core::json::{Kind, Node, Str};
+use concordia_core::json::{Kind, Node};
 use concordia_core::message::KeyMap;
 use concordia_core::session::{Role, Session, State, Timing};
-use concordia_core::sign::PublicKey;
 use concordia_core::time::Timestamp;
 use concordia_core::Error;
 
@@ -152,8 +151,8 @@ pub unsafe extern "C" fn concordia_session_new(
 }
 
 /// Registers a party with its role (a concordia_role value) and, optionally, its 32-byte
-/// public key (`public_key` NULL: none; messages from it then need `keys_json` in
-/// concordia_session_apply). Registering an agent again updates its role and key.
+/// public key (`public_key` NULL: none), which concordia_session_apply uses when it is
+/// given no `keys_json`. Registering an agent again updates its role and key.
 ///
 /// Returns CONCORDIA_LIMIT_CAPACITY when 8 parties are registered,
 /// CONCORDIA_INVALID_ARGUMENT for an unknown role, an id longer than 128 bytes, or a key
@@ -199,9 +198,12 @@ pub unsafe extern "C" fn concordia_session_add_party(
 /// Applies one signed message (its JSON text) at time `now` (Unix seconds) and writes the
 /// new state into `*state` (NULL: not wanted).
 ///
-/// The sender's key is its registered key, else the one `keys_json` maps it to (a JSON
-/// object of `agent_id` to base64url key; NULL with length 0 for none). The checks are the
-/// core's, in the reference SDK's order; a message that fails any leaves the session
+/// Keys: `keys_json` (a JSON object of `agent_id` to base64url key), when given, is the
+/// only source of the sender's key, as the reference SDK's resolver: a sender it does not
+/// map is refused (CONCORDIA_UNKNOWN_KEY) even if registered with a key, and the key it
+/// maps replaces the registered one (a rotated key). With `keys_json` NULL (length 0), the
+/// keys registered with `concordia_session_add_party` are used. The checks are the core's,
+/// in the reference SDK's order; a message that fails any leaves the session
 /// exactly as it was.
 ///
 /// Returns CONCORDIA_SCHEMA, CONCORDIA_UNKNOWN_KEY, CONCORDIA_SIGNATURE,
@@ -234,8 +236,8 @@ pub unsafe extern "C" fn concordia_session_apply(
         let concordia_session { session, nodes, key_nodes } = s;
         let msg = parse(message, nodes)?;
         let next = if keys_json.is_null() {
-            let none = |_: Str<'_>| -> Option<PublicKey> { None };
-            session.apply(msg.root(), &none, Timestamp::from_unix(now))?
+            let registered = session.registered_keys();
+            session.apply(msg.root(), &registered, Timestamp::from_unix(now))?
         } else {
             let keys = parse(keys, key_nodes)?;
             if keys.root().kind() != Kind::Object {

@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
-use concordia_core::json::{Node, Str};
+use concordia_core::json::Node;
 use concordia_core::message::KeyMap;
 use concordia_core::session::{Role as CoreRole, Session as CoreSession, State as CoreState, Timing as CoreTiming};
 use concordia_core::sign::PublicKey;
@@ -163,7 +163,7 @@ impl Session {
     }
 
     /// Registers a party with its role and, optionally, its public key (base64 or
-    /// base64url; without one, `apply` needs `keys_json` for its messages). Registering an
+    /// base64url), which `apply` uses when it is given no `keys_json`. Registering an
     /// agent again updates its role and key.
     #[uniffi::method(default(public_key = None))]
     pub fn add_party(&self, agent_id: String, role: Role, public_key: Option<String>) -> Result<(), ProtocolError> {
@@ -173,8 +173,11 @@ impl Session {
     }
 
     /// Applies one signed message (JSON text) at time `now` and returns the new state.
-    /// The sender's key is its registered key, else the one `keys_json` (an object of
-    /// `agent_id` to base64url key) maps it to. A message that fails any check leaves the
+    /// Keys: `keys_json` (an object of `agent_id` to base64url key), when given, is the only
+    /// source of the sender's key, as the reference SDK's resolver: a sender it does not
+    /// map is refused even if registered with a key, and the key it maps replaces the
+    /// registered one (a rotated key). Without `keys_json`, the keys registered with
+    /// `add_party` are used. A message that fails any check leaves the
     /// session exactly as it was.
     #[uniffi::method(default(keys_json = None))]
     pub fn apply(
@@ -190,8 +193,8 @@ impl Session {
         let mut session = self.lock();
         let next = match &keys_json {
             None => {
-                let none = |_: Str<'_>| -> Option<PublicKey> { None };
-                session.apply(msg.root(), &none, now)?
+                let registered = session.registered_keys();
+                session.apply(msg.root(), &registered, now)?
             }
             Some(k) => {
                 let keys = parse_keys(k.as_bytes(), key_nodes)?;

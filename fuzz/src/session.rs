@@ -2,8 +2,8 @@
 //! message-less transitions) applied to a `Session`, with invariants checked after each.
 //!
 //! Cast: `alice` (initiator) and `bob` (responder) are registered with their keys;
-//! `carol` is not registered but her key resolves through the caller's resolver;
-//! `mallory` has a key nobody knows.
+//! `carol` is not registered; the caller's resolver, the one source of keys for
+//! `Session::apply`, knows all three; `mallory` has a key nobody knows.
 //!
 //! After every step:
 //! * an error leaves the session exactly as it was (its `Debug` form and transcript hash);

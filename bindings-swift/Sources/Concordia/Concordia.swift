@@ -1434,15 +1434,18 @@ public protocol SessionProtocol: AnyObject, Sendable {
     
     /**
      * Registers a party with its role and, optionally, its public key (base64 or
-     * base64url; without one, `apply` needs `keys_json` for its messages). Registering an
+     * base64url), which `apply` uses when it is given no `keys_json`. Registering an
      * agent again updates its role and key.
      */
     func addParty(agentId: String, role: Role, publicKey: String?) throws 
     
     /**
      * Applies one signed message (JSON text) at time `now` and returns the new state.
-     * The sender's key is its registered key, else the one `keys_json` (an object of
-     * `agent_id` to base64url key) maps it to. A message that fails any check leaves the
+     * Keys: `keys_json` (an object of `agent_id` to base64url key), when given, is the only
+     * source of the sender's key, as the reference SDK's resolver: a sender it does not
+     * map is refused even if registered with a key, and the key it maps replaces the
+     * registered one (a rotated key). Without `keys_json`, the keys registered with
+     * `add_party` are used. A message that fails any check leaves the
      * session exactly as it was.
      */
     func apply(messageJson: String, now: Date, keysJson: String?) throws  -> SessionState
@@ -1590,7 +1593,7 @@ public convenience init(id: String, createdAt: Date, timing: Timing? = nil)throw
     
     /**
      * Registers a party with its role and, optionally, its public key (base64 or
-     * base64url; without one, `apply` needs `keys_json` for its messages). Registering an
+     * base64url), which `apply` uses when it is given no `keys_json`. Registering an
      * agent again updates its role and key.
      */
 open func addParty(agentId: String, role: Role, publicKey: String? = nil)throws   {try rustCallWithError(FfiConverterTypeProtocolError_lift) {
@@ -1606,8 +1609,11 @@ open func addParty(agentId: String, role: Role, publicKey: String? = nil)throws 
     
     /**
      * Applies one signed message (JSON text) at time `now` and returns the new state.
-     * The sender's key is its registered key, else the one `keys_json` (an object of
-     * `agent_id` to base64url key) maps it to. A message that fails any check leaves the
+     * Keys: `keys_json` (an object of `agent_id` to base64url key), when given, is the only
+     * source of the sender's key, as the reference SDK's resolver: a sender it does not
+     * map is refused even if registered with a key, and the key it maps replaces the
+     * registered one (a rotated key). Without `keys_json`, the keys registered with
+     * `add_party` are used. A message that fails any check leaves the
      * session exactly as it was.
      */
 open func apply(messageJson: String, now: Date, keysJson: String? = nil)throws  -> SessionState  {
@@ -6667,10 +6673,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_keypair_sign_object() != 34633) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_session_add_party() != 12038) {
+    if (uniffi_concordia_uniffi_checksum_method_session_add_party() != 24492) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_session_apply() != 38653) {
+    if (uniffi_concordia_uniffi_checksum_method_session_apply() != 59396) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_session_concluded_at() != 46208) {

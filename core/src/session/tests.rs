@@ -36,14 +36,11 @@ fn session() -> Session<4, 8> {
     s
 }
 
-fn no_keys(_: Str<'_>) -> Option<PublicKey> {
-    None
-}
-
 fn apply(s: &mut Session<4, 8>, bytes: &[u8], now: i64) -> Result<State> {
     let mut nodes = vec![Node::EMPTY; bytes.len() / 2 + 2];
     let doc = parse(bytes, &mut nodes).unwrap();
-    s.apply(doc.root(), &no_keys, Timestamp::from_unix(now))
+    let keys = s.registered_keys();
+    s.apply(doc.root(), &keys, Timestamp::from_unix(now))
 }
 
 fn offer(price: f64) -> String {
@@ -158,6 +155,50 @@ fn expiry_dormancy_and_reactivation() {
     assert_eq!(apply(&mut s, &m, T0 + 10), Ok(State::Active));
 }
 
+/// Applies `bytes` with the resolver `keys` (not the registered keys).
+fn apply_with(s: &mut Session<4, 8>, bytes: &[u8], keys: &dyn KeyResolver) -> Result<State> {
+    let mut nodes = vec![Node::EMPTY; bytes.len() / 2 + 2];
+    let doc = parse(bytes, &mut nodes).unwrap();
+    s.apply(doc.root(), keys, Timestamp::from_unix(T0))
+}
+
+/// The resolver passed to `apply` is the one source of keys (the SDK's mandatory
+/// `public_key_resolver`): a rotated key from it is what verifies, the registered key no
+/// longer does, and a resolver returning `None` rejects even a registered party.
+#[test]
+fn the_resolver_is_authoritative_over_registered_keys() {
+    let k = keys();
+    let open = r#"{"terms":{"price":{"type":"numeric"}}}"#;
+    // "seller" is registered with k[0]; the resolver has rotated it to k[2].
+    let rotated = |id: Str<'_>| -> Option<PublicKey> { id.eq_str("seller").then(|| k[2].public_key()) };
+    let revoked = |_: Str<'_>| -> Option<PublicKey> { None };
+
+    let mut s = session();
+    let by_registered = signed(MessageType::Open, 0, open, GENESIS_HASH, "ses_cam", Some(0));
+    let by_rotated = signed(MessageType::Open, 0, open, GENESIS_HASH, "ses_cam", Some(2));
+    assert_eq!(s.party("seller").and_then(Party::public_key), Some(k[0].public_key()));
+
+    // Signed by the registered key K1, the resolver says K2: rejected, nothing changes.
+    assert_eq!(apply_with(&mut s, &by_registered, &rotated), Err(Error::Signature));
+    assert_eq!(s.message_count(), 0);
+    // Resolver returns None (revoked): rejected although a key is registered.
+    assert_eq!(apply_with(&mut s, &by_registered, &revoked), Err(Error::UnknownKey));
+    assert_eq!(apply_with(&mut s, &by_rotated, &revoked), Err(Error::UnknownKey));
+    assert_eq!(s.message_count(), 0);
+    // Signed by the rotated key K2 with the resolver saying K2: accepted.
+    assert_eq!(apply_with(&mut s, &by_rotated, &rotated), Ok(State::Proposed));
+    assert_eq!(s.message_count(), 1);
+
+    // With the registered keys as the resolver, K1 verifies and K2 does not.
+    let mut s = session();
+    let registered = s.registered_keys();
+    assert_eq!(apply_with(&mut s, &by_rotated, &registered), Err(Error::Signature));
+    assert_eq!(apply_with(&mut s, &by_registered, &registered), Ok(State::Proposed));
+    // An unregistered sender (mallory) resolves to nothing through the registered keys.
+    let by_mallory = signed(MessageType::AcceptSession, 2, "{}", s.tip(), "ses_cam", None);
+    assert_eq!(apply_with(&mut s, &by_mallory, &registered), Err(Error::UnknownKey));
+}
+
 #[test]
 fn transition_table_matches_the_spec() {
     use MessageType as M;
@@ -202,7 +243,8 @@ proptest! {
             let doc = parse(&m, &mut nodes).unwrap();
             let mut v2 = verifier;
             let streamed = v2.push(doc.root(), &resolve);
-            match s.apply(doc.root(), &no_keys, Timestamp::from_unix(T0)) {
+            let registered = s.registered_keys();
+            match s.apply(doc.root(), &registered, Timestamp::from_unix(T0)) {
                 Ok(next) => {
                     prop_assert_eq!(transition(before.state(), ty), Some(next));
                     prop_assert!(streamed.is_ok(), "apply accepted what the verifier refused");

@@ -1340,10 +1340,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_keypair_sign_object() and 0xFFFF) != 34633) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_session_add_party() and 0xFFFF) != 12038) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_session_add_party() and 0xFFFF) != 24492) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_session_apply() and 0xFFFF) != 38653) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_session_apply() and 0xFFFF) != 59396) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_session_concluded_at() and 0xFFFF) != 46208) {
@@ -3168,15 +3168,18 @@ public interface SessionInterface {
     
     /**
      * Registers a party with its role and, optionally, its public key (base64 or
-     * base64url; without one, `apply` needs `keys_json` for its messages). Registering an
+     * base64url), which `apply` uses when it is given no `keys_json`. Registering an
      * agent again updates its role and key.
      */
     fun `addParty`(`agentId`: kotlin.String, `role`: Role, `publicKey`: kotlin.String? = null)
     
     /**
      * Applies one signed message (JSON text) at time `now` and returns the new state.
-     * The sender's key is its registered key, else the one `keys_json` (an object of
-     * `agent_id` to base64url key) maps it to. A message that fails any check leaves the
+     * Keys: `keys_json` (an object of `agent_id` to base64url key), when given, is the only
+     * source of the sender's key, as the reference SDK's resolver: a sender it does not
+     * map is refused even if registered with a key, and the key it maps replaces the
+     * registered one (a rotated key). Without `keys_json`, the keys registered with
+     * `add_party` are used. A message that fails any check leaves the
      * session exactly as it was.
      */
     fun `apply`(`messageJson`: kotlin.String, `now`: java.time.Instant, `keysJson`: kotlin.String? = null): SessionState
@@ -3375,7 +3378,7 @@ open class Session: Disposable, AutoCloseable, SessionInterface
     
     /**
      * Registers a party with its role and, optionally, its public key (base64 or
-     * base64url; without one, `apply` needs `keys_json` for its messages). Registering an
+     * base64url), which `apply` uses when it is given no `keys_json`. Registering an
      * agent again updates its role and key.
      */
     @Throws(ProtocolException::class)override fun `addParty`(`agentId`: kotlin.String, `role`: Role, `publicKey`: kotlin.String?)
@@ -3396,8 +3399,11 @@ open class Session: Disposable, AutoCloseable, SessionInterface
     
     /**
      * Applies one signed message (JSON text) at time `now` and returns the new state.
-     * The sender's key is its registered key, else the one `keys_json` (an object of
-     * `agent_id` to base64url key) maps it to. A message that fails any check leaves the
+     * Keys: `keys_json` (an object of `agent_id` to base64url key), when given, is the only
+     * source of the sender's key, as the reference SDK's resolver: a sender it does not
+     * map is refused even if registered with a key, and the key it maps replaces the
+     * registered one (a rotated key). Without `keys_json`, the keys registered with
+     * `add_party` are used. A message that fails any check leaves the
      * session exactly as it was.
      */
     @Throws(ProtocolException::class)override fun `apply`(`messageJson`: kotlin.String, `now`: java.time.Instant, `keysJson`: kotlin.String?): SessionState {
