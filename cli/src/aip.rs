@@ -9,6 +9,7 @@ use concordia_core::time::Timestamp;
 use concordia_core::{encoding, jcs, Class, Error};
 
 use crate::keys::{os_seed, parse_seed};
+use crate::outln;
 use crate::util::{canonical, emit, input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail, VecSink};
 
 pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelopes, credentials, ranking
@@ -63,19 +64,20 @@ fn handle_cmd(args: Args) -> CliResult {
     let pos = args.positionals(1)?;
     let x = pos.first().ok_or_else(|| usage("usage: concordia aip handle X"))?;
     let h = handle::parse_any(x).map_err(|e| usage(format!("{x}: {e}")))?;
-    println!(
+    outln!(
         "{{\"handle\": {}, \"url_form\": {}, \"did\": {}}}",
         json_str(&h.handle()),
         json_str(&h.url_form()),
         json_str(&h.did())
-    );
+    )?;
     Ok(())
 }
 
 fn hex(bytes: &[u8]) -> String {
     let mut out = vec![0u8; bytes.len() * 2];
     let n = encoding::encode_hex(bytes, &mut out).unwrap_or(0);
-    String::from_utf8_lossy(&out[..n]).into_owned()
+    out.truncate(n);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 struct KeyFile {
@@ -86,7 +88,7 @@ struct KeyFile {
 
 fn load_key(path: &str) -> CliResult<KeyFile> {
     let (name, bytes) = read_input(Some(path))?;
-    let mut nodes = nodes_for(&bytes);
+    let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let root = doc.root();
     let text = |k: &str| root.get(k).and_then(|v| v.as_plain_str());
@@ -114,12 +116,12 @@ fn keygen(mut args: Args) -> CliResult {
     let ed_mb = did::encode_multikey(ed.public_key().as_bytes(), concordia_core::did::ED25519_MULTICODEC);
     let x_mb = did::encode_multikey(&xp.0, did::X25519_MULTICODEC);
     let did_member = did_text.as_deref().map(|d| format!("\"did\":{},", json_str(d))).unwrap_or_default();
-    println!(
+    outln!(
         "{{{did_member}\"did_key\":{},\"ed25519_public_multibase\":\"{ed_mb}\",\"ed25519_seed_hex\":\"{}\",\"x25519_public_multibase\":\"{x_mb}\",\"x25519_secret_hex\":\"{}\"}}",
         json_str(&concordia_core::did::encode(&ed.public_key())),
         hex(&ed.seed()),
         hex(&xs.0)
-    );
+    )?;
     if let Some(path) = doc_out {
         let d = did_text.ok_or_else(|| usage("--doc needs --did"))?;
         let subject = did::parse_did(&d).map_err(|e| usage(format!("--did: {e}")))?;
@@ -151,8 +153,14 @@ fn uuid_v4() -> CliResult<String> {
     let mut b = os_seed()?;
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
-    let h = hex(&b[..16]);
-    Ok(format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32]))
+    let mut out = String::with_capacity(36);
+    for (i, byte) in b.iter().take(16).enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            out.push('-');
+        }
+        out.push_str(&format!("{byte:02x}"));
+    }
+    Ok(out)
 }
 
 fn load_doc_bytes(path: &str) -> CliResult<(String, Vec<u8>)> {
@@ -169,11 +177,11 @@ fn seal(mut args: Args) -> CliResult {
     let sender = load_key(&key)?;
     let from = sender.did.clone().ok_or_else(|| usage(format!("{key}: no \"did\" (use `concordia aip keygen --did ...`)")))?;
     let (dname, dbytes) = load_doc_bytes(&to)?;
-    let mut dnodes = nodes_for(&dbytes);
+    let mut dnodes = nodes_for(&dbytes)?;
     let rdoc = did::parse_document(&dbytes, &mut dnodes).map_err(|e| input_error(&dname, e))?;
     let recipient = *rdoc.agreement_keys.first().ok_or_else(|| usage(format!("{dname}: no X25519 keyAgreement key")))?;
     let (mname, mbytes) = read_input(pos.first().map(String::as_str))?;
-    let mut mnodes = nodes_for(&mbytes);
+    let mut mnodes = nodes_for(&mbytes)?;
     let msg = parse(&mname, &mbytes, &mut mnodes)?;
     let body = canonical(msg.root());
     let kind = kind.or_else(|| msg.root().get("type").and_then(|v| v.as_plain_str()).map(str::to_owned)).unwrap_or_else(|| "aip.message".into());
@@ -188,7 +196,8 @@ fn seal(mut args: Args) -> CliResult {
     let header = envelope::Header { id: &id, from: &from, to: rdoc.id, kind: &kind, created_at: &created };
     let mut out = vec![0u8; body.len() * 4 / 3 + 2048];
     let n = envelope::seal(&header, &recipient, &body, &os_seed()?, &sender.ed, &mut out).map_err(|e| usage(format!("seal: {e}")))?;
-    emit(&out[..n])
+    out.truncate(n);
+    emit(&out)
 }
 
 fn open(mut args: Args) -> CliResult {
@@ -198,10 +207,10 @@ fn open(mut args: Args) -> CliResult {
     let me = load_key(&key)?;
     let secret = me.x.ok_or_else(|| usage(format!("{key}: no x25519_secret_hex")))?;
     let (dname, dbytes) = load_doc_bytes(&from)?;
-    let mut dnodes = nodes_for(&dbytes);
+    let mut dnodes = nodes_for(&dbytes)?;
     let sdoc = did::parse_document(&dbytes, &mut dnodes).map_err(|e| input_error(&dname, e))?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&bytes);
+    let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let env = envelope::from_value(doc.root()).map_err(|e| input_error(&name, e))?;
     env.verify_from(&sdoc).map_err(|e| judged(&name, e))?;
@@ -213,7 +222,8 @@ fn open(mut args: Args) -> CliResult {
     }
     let mut out = vec![0u8; env.sealed_len()];
     let n = env.open(&secret, &mut out).map_err(|e| judged(&name, e))?;
-    emit(&out[..n])
+    out.truncate(n);
+    emit(&out)
 }
 
 fn vc_issue(mut args: Args) -> CliResult {
@@ -222,7 +232,7 @@ fn vc_issue(mut args: Args) -> CliResult {
     let pos = args.positionals(1)?;
     let k = load_key(&key)?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&bytes);
+    let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let mut out = vec![0u8; bytes.len() * 2 + 1024];
     let n = match vc::issue(doc.root(), &k.ed, created.as_deref(), &mut out) {
@@ -233,12 +243,13 @@ fn vc_issue(mut args: Args) -> CliResult {
         other => other,
     }
     .map_err(|e| input_error(&name, e))?;
-    emit(&out[..n])
+    out.truncate(n);
+    emit(&out)
 }
 
 fn string_list(path: &str) -> CliResult<Vec<String>> {
     let (name, bytes) = read_input(Some(path))?;
-    let mut nodes = nodes_for(&bytes);
+    let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let root = doc.root();
     let list = root.get("anchors").or(root.get("revoked")).unwrap_or(root);
@@ -261,17 +272,17 @@ fn vc_verify(mut args: Args) -> CliResult {
     };
     let pos = args.positionals(1)?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&bytes);
+    let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
     let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
     let opts = vc::VerifyOptions { now: Some(at), anchors: anchor_refs.as_deref(), revoked: &revoked_refs };
     let v = vc::verify(doc.root(), &opts).map_err(|e| judged(&name, e))?;
-    println!(
+    outln!(
         "{{\"verified\": true, \"issuer\": {}, \"subject\": {}}}",
         json_str(v.issuer),
         v.subject.map(json_str).unwrap_or_else(|| "null".into())
-    );
+    )?;
     Ok(())
 }
 
@@ -289,7 +300,7 @@ fn rank_of(v: Option<concordia_core::json::Value<'_>>, name: &str) -> CliResult<
 fn rank(args: Args) -> CliResult {
     let pos = args.positionals(1)?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&bytes);
+    let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let items: Vec<_> = doc.root().elements().collect();
     if doc.root().kind() != concordia_core::json::Kind::Array {
@@ -312,7 +323,7 @@ fn rank(args: Args) -> CliResult {
         if i > 0 {
             sink.0.push(b',');
         }
-        let item = items[r.index];
+        let item = *items.get(r.index).ok_or_else(|| usage(format!("{name}: ranking returned an unknown result")))?;
         sink.0.push(b'{');
         write_members(item, &mut sink.0);
         sink.0.extend_from_slice(b"\"rrf\":");

@@ -3,7 +3,8 @@
 use concordia_core::digest;
 use concordia_core::json;
 
-use crate::util::{canonical, emit, nodes_for, parse, read_input, Args, CliResult};
+use crate::outln;
+use crate::util::{canonical, emit, nodes_for, options, parse, read_input, resize_nodes, write_stdout, Args, CliResult};
 
 pub const JCS_HELP: &str = "concordia jcs [--lines] [FILE]
   Writes the RFC 8785 canonical form of the JSON in FILE (default stdin).
@@ -21,7 +22,7 @@ pub fn jcs(mut args: Args) -> CliResult {
     if lines {
         return jcs_lines(&input);
     }
-    let mut nodes = nodes_for(&input);
+    let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
     emit(&canonical(doc.root()))
 }
@@ -34,9 +35,8 @@ fn jcs_lines(input: &[u8]) -> CliResult {
         lines.pop();
     }
     for line in lines {
-        nodes.clear();
-        nodes.resize(json::nodes_for_any(line.len()), json::Node::EMPTY);
-        match json::parse_with(line, &mut nodes, &crate::util::cli_options()) {
+        resize_nodes(&mut nodes, line.len())?;
+        match json::parse_with(line, &mut nodes, &options()) {
             Ok(doc) => out.extend_from_slice(&canonical(doc.root())),
             Err(e) => out.extend_from_slice(
                 format!("!error {} {} {}", e.class(), e.offset().unwrap_or(0), e).as_bytes(),
@@ -44,18 +44,16 @@ fn jcs_lines(input: &[u8]) -> CliResult {
         }
         out.push(b'\n');
     }
-    use std::io::Write;
-    std::io::stdout().lock().write_all(&out).map_err(|e| crate::util::usage(format!("stdout: {e}")))
+    write_stdout(&out)
 }
 
 pub fn hash(mut args: Args) -> CliResult {
     let hex = args.flag("--hex");
     let pos = args.positionals(1)?;
     let (name, input) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&input);
+    let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
     let d = digest::sha256_jcs(doc.root());
     let text = if hex { d.to_hex().as_str().to_string() } else { d.to_prefixed().as_str().to_string() };
-    println!("{text}");
-    Ok(())
+    outln!("{text}")
 }

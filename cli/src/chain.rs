@@ -3,6 +3,7 @@
 use concordia_core::json::{Kind, Value};
 use concordia_core::message::{self, KeyMap};
 
+use crate::outln;
 use crate::util::{json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail};
 
 pub const HELP: &str = "concordia chain verify --keys KEYS.json [--json] TRANSCRIPT.json
@@ -38,13 +39,13 @@ fn verify(mut args: Args) -> CliResult {
     let as_json = args.flag("--json");
     let pos = args.positionals(1)?;
     let (kname, kbytes) = read_input(Some(&keys_path))?;
-    let mut knodes = nodes_for(&kbytes);
+    let mut knodes = nodes_for(&kbytes)?;
     let keys = parse(&kname, &kbytes, &mut knodes)?;
     if keys.root().kind() != Kind::Object {
         return Err(usage(format!("{kname}: must be an object mapping agent_id to public key")));
     }
     let (tname, tbytes) = read_input(pos.first().map(String::as_str))?;
-    let mut tnodes = nodes_for(&tbytes);
+    let mut tnodes = nodes_for(&tbytes)?;
     let doc = parse(&tname, &tbytes, &mut tnodes)?;
     let messages = messages_of(&tname, doc.root())?;
     if messages.is_empty() {
@@ -53,23 +54,23 @@ fn verify(mut args: Args) -> CliResult {
     match message::verify_transcript(messages, &KeyMap(keys.root())) {
         Ok(v) => {
             if as_json {
-                println!(
+                outln!(
                     "{{\"head\":\"{}\",\"messages\":{},\"ok\":true}}",
                     v.head().to_prefixed().as_str(),
                     v.count()
-                );
+                )?;
             } else {
-                println!("ok: {} messages, head {}", v.count(), v.head().to_prefixed().as_str());
+                outln!("ok: {} messages, head {}", v.count(), v.head().to_prefixed().as_str())?;
             }
             Ok(())
         }
         Err((i, e)) => {
             if as_json {
-                println!(
+                outln!(
                     "{{\"class\":\"{}\",\"error\":{},\"index\":{i},\"ok\":false}}",
                     e.class(),
                     json_str(&e.to_string())
-                );
+                )?;
             }
             Err(Fail::Rejected(format!("{tname}: message {i}: {e}")))
         }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use concordia_conformance::{active_regression, run_suite, vendored_dir, RunOptions};
 
-use crate::util::{usage, Args, CliResult, Fail};
+use crate::util::{usage, write_stdout, Args, CliResult, Fail};
 
 pub const HELP: &str = "concordia conformance [DIR] [--json]
   Runs every vector of the conformance manifest through the core's profiles and prints
@@ -28,11 +28,8 @@ pub fn run(mut args: Args) -> CliResult {
     };
     let regression = active_regression().map_err(usage)?;
     let report = run_suite(&dir, &RunOptions { regression }).map_err(usage)?;
-    if as_json {
-        print!("{}", report.json());
-    } else {
-        print!("{}", report.text());
-    }
+    let text = if as_json { report.json() } else { report.text() };
+    write_stdout(text.as_bytes())?;
     if report.passed() {
         Ok(())
     } else {

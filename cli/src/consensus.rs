@@ -11,7 +11,8 @@ use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
 use concordia_core::time::parse_datetime;
 use concordia_core::{Class, Error};
 
-use crate::util::{input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail, VecSink};
+use crate::outln;
+use crate::util::{input_error, json_str, nodes_for, parse, read_input, stderr_line, usage, Args, CliResult, Fail, VecSink};
 
 pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primitives
 
@@ -61,15 +62,15 @@ fn one_file(args: Args) -> CliResult<(String, Vec<u8>)> {
 
 fn digest(args: Args) -> CliResult {
     let (name, input) = one_file(args)?;
-    let mut nodes = nodes_for(&input);
+    let mut nodes = nodes_for(&input)?;
     let d = revision_digest_json(&input, &mut nodes).map_err(|e| input_error(&name, e))?;
-    println!("{}", d.to_hex().as_str());
+    outln!("{}", d.to_hex().as_str())?;
     Ok(())
 }
 
 fn md_digest(args: Args) -> CliResult {
     let (_, input) = one_file(args)?;
-    println!("{}", markdown_digest(&input).to_hex().as_str());
+    outln!("{}", markdown_digest(&input).to_hex().as_str())?;
     Ok(())
 }
 
@@ -80,13 +81,13 @@ fn invitation(mut args: Args) -> CliResult {
     let inv = Invitation::parse(&input, &origin).map_err(|e| input_error(&name, e))?;
     let checks = inv.checks();
     let list: Vec<String> = checks.named().iter().map(|(n, ok)| format!("{}:{ok}", json_str(n))).collect();
-    println!(
+    outln!(
         "{{\"checks\":{{{}}},\"exchange_href\":{},\"invitation_id\":{},\"valid\":{}}}",
         list.join(","),
         json_str(inv.exchange_href()),
         json_str(inv.id()),
         checks.all()
-    );
+    )?;
     checks.result().map_err(|e| Fail::Rejected(format!("{name}: {e}")))
 }
 
@@ -102,7 +103,7 @@ fn command(mut args: Args) -> CliResult {
     let mut wire = VecSink::default();
     cmd.write_wire(&mut wire).map_err(|e| usage(format!("command: {e}")))?;
     let wire = String::from_utf8(wire.0).map_err(|e| usage(e.to_string()))?;
-    println!("{{\"body\":{wire},\"idempotency_key\":{}}}", json_str(cmd.idempotency_key().as_str()));
+    outln!("{{\"body\":{wire},\"idempotency_key\":{}}}", json_str(cmd.idempotency_key().as_str()))?;
     Ok(())
 }
 
@@ -110,25 +111,25 @@ fn outcome(mut args: Args) -> CliResult {
     let now = args.value("--now")?.ok_or_else(|| usage("--now is required"))?;
     let now = parse_datetime(&now).map_err(|e| usage(format!("--now: {e}")))?;
     let (name, input) = one_file(args)?;
-    let mut nodes = nodes_for(&input);
+    let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
     let mut room: Box<Room<FULL_CAPACITY>> = Box::new(room::load(doc.root()).map_err(|e| input_error(&name, e))?);
     for (i, ev) in room::events(doc.root()).map_err(|e| input_error(&name, e))?.enumerate() {
         let rec = match EventRecord::from_value(ev) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("event {i}: 400 bad_request: {e}");
+                stderr_line(&format!("event {i}: 400 bad_request: {e}"));
                 continue;
             }
         };
         let derived = rec.command.idempotency_key();
         let key = rec.key.unwrap_or(derived.as_str());
         if let Err(refusal) = room.apply(rec.participant, &rec.command, key, rec.at) {
-            eprintln!("event {i}: {refusal}");
+            stderr_line(&format!("event {i}: {refusal}"));
         }
     }
     let word: Outcome = room.outcome(now);
-    println!("{word}");
+    outln!("{word}")?;
     Ok(())
 }
 
@@ -141,6 +142,6 @@ fn verify(mut args: Args) -> CliResult {
     };
     let (name, input) = one_file(args)?;
     let d = verify_artifact(&input, &field, &hex, outcome).map_err(|e| classify(&name, e))?;
-    println!("ok {}", d.to_hex().as_str());
+    outln!("ok {}", d.to_hex().as_str())?;
     Ok(())
 }

@@ -15,6 +15,7 @@ use concordia_core::time::{self, Timestamp};
 
 use crate::chain::messages_of;
 use crate::keys::{os_seed, parse_seed};
+use crate::outln;
 use crate::util::{nodes_for, parse, read_input, usage, Args, CliResult, Fail};
 
 pub const HELP: &str = "concordia demo [--out DIR] [--seed HEX] [--now RFC3339]
@@ -125,17 +126,17 @@ pub fn run(mut args: Args) -> CliResult {
     session.add_party(BUYER, Role::Responder, Some(keys[1].public_key())).map_err(|e| usage(e.to_string()))?;
 
     let offer_ids = [1, 2, 3].map(|i| format!("off_{}", hex8(&derive(&seed, &format!("offer{i}")))));
-    println!("Concordia demo: a Canon EOS R5 changes hands (session {session_id})");
-    println!("  seller {SELLER}  key {}", keys[0].public_key().to_b64url().as_str());
-    println!("  buyer  {BUYER}  key {}", keys[1].public_key().to_b64url().as_str());
-    println!();
-    println!("  #  from    message                    state     terms");
+    outln!("Concordia demo: a Canon EOS R5 changes hands (session {session_id})")?;
+    outln!("  seller {SELLER}  key {}", keys[0].public_key().to_b64url().as_str())?;
+    outln!("  buyer  {BUYER}  key {}", keys[1].public_key().to_b64url().as_str())?;
+    outln!()?;
+    outln!("  #  from    message                    state     terms")?;
 
     let mut transcript: Vec<Vec<u8>> = Vec::new();
     let steps = script(&offer_ids);
     for (i, step) in steps.iter().enumerate() {
         let now = start.add_seconds(45 * (i as i64 + 1)).map_err(|e| usage(e.to_string()))?;
-        let mut bn = nodes_for(step.body.as_bytes());
+        let mut bn = nodes_for(step.body.as_bytes())?;
         let body = json::parse(step.body.as_bytes(), &mut bn).map_err(|e| usage(format!("demo body: {e}")))?;
         let id = format!("msg_{}", hex8(&derive(&seed, &format!("msg{i}"))));
         let ts = fmt_ts(now);
@@ -147,42 +148,42 @@ pub fn run(mut args: Args) -> CliResult {
         let mut buf = vec![0u8; step.body.len() + 2048];
         let n = env.write_signed(&keys[step.from], &mut buf).map_err(|e| usage(e.to_string()))?;
         buf.truncate(n);
-        let mut nodes = nodes_for(&buf);
+        let mut nodes = nodes_for(&buf)?;
         let msg = json::parse(&buf, &mut nodes).map_err(|e| usage(e.to_string()))?;
         let registered = session.registered_keys();
         let state = session
             .apply(msg.root(), &registered, now)
             .map_err(|e| Fail::Rejected(format!("message {}: {e}", i + 1)))?;
-        println!(
+        outln!(
             "  {}  {:<6}  {:<25}  {:<8}  {}",
             i + 1,
             if step.from == 0 { "seller" } else { "buyer" },
             step.ty.as_str(),
             state.as_str(),
             step.note
-        );
+        )?;
         transcript.push(buf);
     }
     let end = start.add_seconds(45 * (steps.len() as i64 + 1)).map_err(|e| usage(e.to_string()))?;
 
     // Price path, read back from the signed offers.
     let prices = offer_prices(&transcript);
-    println!();
-    println!("Rounds: {} of {} (offers and counters)", session.round_count(), session.timing().max_rounds);
+    outln!()?;
+    outln!("Rounds: {} of {} (offers and counters)", session.round_count(), session.timing().max_rounds)?;
     for (p, name) in session.parties().iter().zip(["seller", "buyer"]) {
         let b = p.behavior();
-        println!(
+        outln!(
             "  {name:<6} offers {}, concessions {} (mean magnitude {:.4}), reasoning {}",
             b.offers_made,
             b.concessions,
             b.concession_magnitude,
             if b.reasoning_provided { "given" } else { "none" }
-        );
+        )?;
     }
-    println!("  price path (USD): {} -> accepted 2050 shipped", prices.join(" -> "));
-    println!("  (concessions are counted as the reference SDK counts them: between a party's successive");
-    println!("   offers with numeric `terms`; the seller's move came in a conditional counter)");
-    println!("Agreed: Canon EOS R5 for 2050 USD, shipped (state {}).", session.state().as_str());
+    outln!("  price path (USD): {} -> accepted 2050 shipped", prices.join(" -> "))?;
+    outln!("  (concessions are counted as the reference SDK counts them: between a party's successive")?;
+    outln!("   offers with numeric `terms`; the seller's move came in a conditional counter)")?;
+    outln!("Agreed: Canon EOS R5 for 2050 USD, shipped (state {}).", session.state().as_str())?;
 
     let attestation_id = format!("att_{}", hex8(&derive(&seed, "attestation")));
     let params = Params {
@@ -221,17 +222,17 @@ pub fn run(mut args: Args) -> CliResult {
 
     // Verify what was written, from the files, as a third party would.
     let (v, head) = verify_files(&out_dir)?;
-    println!(
+    outln!(
         "Attestation {attestation_id}: {} party signatures, {} countersignatures, bound to {} messages",
         v.parties,
         v.countersignatures,
         session.message_count()
-    );
-    println!("  chain head {head}");
-    println!(
+    )?;
+    outln!("  chain head {head}")?;
+    outln!(
         "Wrote {}/transcript.json, keys.json, attestation.json; verified again: chain ok, attestation ok.",
         out_dir.display()
-    );
+    )?;
     Ok(())
 }
 
@@ -239,7 +240,7 @@ pub fn run(mut args: Args) -> CliResult {
 fn offer_prices(transcript: &[Vec<u8>]) -> Vec<String> {
     let mut out = Vec::new();
     for m in transcript {
-        let mut nodes = nodes_for(m);
+        let Ok(mut nodes) = nodes_for(m) else { continue };
         let Ok(doc) = json::parse(m, &mut nodes) else { continue };
         let ty = doc.root().get("type").and_then(|t| t.as_str()).and_then(MessageType::parse);
         if !ty.is_some_and(MessageType::is_round) {
@@ -265,7 +266,7 @@ fn offer_prices(transcript: &[Vec<u8>]) -> Vec<String> {
 fn verify_files(dir: &std::path::Path) -> CliResult<(attestation::Verified, String)> {
     let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| usage(format!("{name}: {e}")));
     let (kb, tb, ab) = (read("keys.json")?, read("transcript.json")?, read("attestation.json")?);
-    let (mut kn, mut tn, mut an) = (nodes_for(&kb), nodes_for(&tb), nodes_for(&ab));
+    let (mut kn, mut tn, mut an) = (nodes_for(&kb)?, nodes_for(&tb)?, nodes_for(&ab)?);
     let keys = parse("keys.json", &kb, &mut kn)?;
     let transcript = parse("transcript.json", &tb, &mut tn)?;
     let att = parse("attestation.json", &ab, &mut an)?;
@@ -290,14 +291,14 @@ pub fn attestation_cmd(mut args: Args) -> CliResult {
         Some(p) => Some(read_input(Some(p))?),
         None => None,
     };
-    let mut kn = nodes_for(&kb);
-    let mut an = nodes_for(&ab);
+    let mut kn = nodes_for(&kb)?;
+    let mut an = nodes_for(&ab)?;
     let keys = parse(&kname, &kb, &mut kn)?;
     if keys.root().kind() != Kind::Object {
         return Err(usage(format!("{kname}: must be an object mapping agent_id to public key")));
     }
     let att = parse(&aname, &ab, &mut an)?;
-    let mut tn: Vec<Node> = tb.as_ref().map(|(_, b)| nodes_for(b)).unwrap_or_default();
+    let mut tn: Vec<Node> = tb.as_ref().map(|(_, b)| nodes_for(b)).transpose()?.unwrap_or_default();
     let transcript = match &tb {
         Some((tname, b)) => Some(messages_of(tname, parse(tname, b, &mut tn)?.root())?),
         None => None,
@@ -310,21 +311,21 @@ pub fn attestation_cmd(mut args: Args) -> CliResult {
                 SetBinding::LegacyUnbound => "legacy_set_unbound",
             };
             if as_json {
-                println!(
+                outln!(
                     "{{\"countersignatures\":{},\"ok\":true,\"parties\":{},\"set_binding\":\"{binding}\"}}",
                     v.countersignatures, v.parties
-                );
+                )?;
             } else {
-                println!(
+                outln!(
                     "ok: {} party signatures, {} countersignatures, set binding {binding}",
                     v.parties, v.countersignatures
-                );
+                )?;
             }
             Ok(())
         }
         Err(e) => {
             if as_json {
-                println!("{{\"class\":\"{}\",\"error\":{},\"ok\":false}}", e.class(), crate::util::json_str(&e.to_string()));
+                outln!("{{\"class\":\"{}\",\"error\":{},\"ok\":false}}", e.class(), crate::util::json_str(&e.to_string()))?;
             }
             Err(Fail::Rejected(format!("{aname}: {e}")))
         }

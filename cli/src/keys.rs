@@ -6,6 +6,7 @@ use concordia_core::encoding;
 use concordia_core::message;
 use concordia_core::sign::{KeyPair, PublicKey};
 
+use crate::outln;
 use crate::util::{emit, input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail};
 
 pub const KEYGEN_HELP: &str = "concordia keygen [--seed HEX]
@@ -44,7 +45,7 @@ pub fn keypair_json(kp: &KeyPair) -> String {
     let n = encoding::encode_hex(&kp.seed(), &mut hex).unwrap_or(0);
     format!(
         "{{\"key_type\":\"Ed25519\",\"private_key_hex\":\"{}\",\"public_key_b64url\":\"{}\"}}",
-        std::str::from_utf8(&hex[..n]).unwrap_or(""),
+        hex.get(..n).and_then(|h| std::str::from_utf8(h).ok()).unwrap_or(""),
         kp.public_key().to_b64url().as_str()
     )
 }
@@ -55,14 +56,14 @@ pub fn keygen(mut args: Args) -> CliResult {
         None => os_seed()?,
     };
     args.positionals(0)?;
-    println!("{}", keypair_json(&KeyPair::from_seed(&seed)));
+    outln!("{}", keypair_json(&KeyPair::from_seed(&seed)))?;
     Ok(())
 }
 
 /// Loads a key file written by `concordia keygen`.
 pub fn load_keypair(path: &str) -> CliResult<KeyPair> {
     let (name, bytes) = read_input(Some(path))?;
-    let mut nodes = nodes_for(&bytes);
+    let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let hex = doc
         .root()
@@ -77,7 +78,7 @@ pub fn sign(mut args: Args) -> CliResult {
     let pos = args.positionals(1)?;
     let kp = load_keypair(&key)?;
     let (name, input) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&input);
+    let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
     let mut out = vec![0u8; input.len() + 256];
     let n = match message::sign_object(doc.root(), &kp, &mut out) {
@@ -88,7 +89,8 @@ pub fn sign(mut args: Args) -> CliResult {
         other => other,
     }
     .map_err(|e| input_error(&name, e))?;
-    emit(&out[..n])
+    out.truncate(n);
+    emit(&out)
 }
 
 pub fn verify(mut args: Args) -> CliResult {
@@ -96,11 +98,11 @@ pub fn verify(mut args: Args) -> CliResult {
     let pos = args.positionals(1)?;
     let pk = PublicKey::from_b64(&key).map_err(|e| usage(format!("--public-key: {e}")))?;
     let (name, input) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&input);
+    let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
     match message::verify_signed_object(doc.root(), &pk) {
         Ok(()) => {
-            println!("ok: signature valid for {}", json_str(pk.to_b64url().as_str()));
+            outln!("ok: signature valid for {}", json_str(pk.to_b64url().as_str()))?;
             Ok(())
         }
         Err(e) => Err(Fail::Rejected(format!("{name}: {e}"))),

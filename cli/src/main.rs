@@ -2,7 +2,15 @@
 //!
 //! All protocol logic lives in `concordia-core`; this binary reads files, sizes buffers to
 //! its input, and maps results to exit codes: 0 ok, 1 verification failed, 2 usage or
-//! malformed input.
+//! malformed input (also: an argument that is not UTF-8, a failed write to stdout).
+//!
+//! No panic reaches a user: arguments are read with `args_os` and checked, output goes
+//! through `util::write_stdout` (a closed pipe ends the output quietly and the status stays
+//! the command's own), diagnostics through `util::stderr_line`. `println!`/`eprintln!`
+//! panic on write errors, so the lints below forbid them in this crate. As a last line of
+//! defence a panic hook prints one line and exits 2.
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod aip;
 mod canon;
@@ -14,7 +22,9 @@ mod session;
 mod keys;
 mod util;
 
-use util::{usage, Args, CliResult, Fail};
+use std::ffi::OsString;
+
+use util::{stderr_line, usage, Args, CliResult, Fail};
 
 const HELP: &str = "concordia: Concordia protocol tools (RFC 8785 JSON, SHA-256, Ed25519)
 
@@ -36,7 +46,9 @@ commands:
                                              Consensus venue primitives
 
 FILE defaults to stdin. `concordia <command> --help` for details.
-Exit status: 0 ok, 1 verification failed, 2 usage or malformed input.";
+Exit status: 0 ok, 1 verification failed, 2 usage or malformed input (or an argument that
+is not UTF-8, or stdout could not be written). When the reader of stdout goes away (a
+closed pipe), the rest of the output is discarded and the status is the command's own.";
 
 fn run(argv: Vec<String>) -> CliResult {
     let mut it = argv.into_iter();
@@ -58,33 +70,51 @@ fn run(argv: Vec<String>) -> CliResult {
         "demo" => (demo::HELP, demo::run),
         "session" => (session::HELP, session::run),
         "attestation" => (demo::ATTESTATION_HELP, demo::attestation_cmd),
-        "help" | "--help" | "-h" => {
-            println!("{HELP}");
-            return Ok(());
-        }
-        "--version" | "version" => {
-            println!("concordia {}", env!("CARGO_PKG_VERSION"));
-            return Ok(());
-        }
+        "help" | "--help" | "-h" => return outln!("{HELP}"),
+        "--version" | "version" => return outln!("concordia {}", env!("CARGO_PKG_VERSION")),
         other => return Err(usage(format!("unknown command `{other}`\n\n{HELP}"))),
     };
     if help {
-        println!("{text}");
-        return Ok(());
+        return outln!("{text}");
     }
     f(Args::new(rest))
 }
 
+/// The arguments as strings; one that is not UTF-8 is a usage error naming it (escaped, so
+/// the message stays one line).
+fn utf8_args(argv: impl IntoIterator<Item = OsString>) -> CliResult<Vec<String>> {
+    argv.into_iter()
+        .enumerate()
+        .map(|(i, a)| a.into_string().map_err(|a| usage(format!("argument {} is not valid UTF-8: {a:?}", i + 1))))
+        .collect()
+}
+
+/// The last line of defence: a panic (a bug, never an input) prints one line and exits 2
+/// instead of 101 with a backtrace.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        stderr_line(&format!("concordia: internal error{at}: {what:?} (please report it)"));
+        std::process::exit(2);
+    }));
+}
+
 fn main() {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let code = match run(argv) {
+    install_panic_hook();
+    let code = match utf8_args(std::env::args_os().skip(1)).and_then(run) {
         Ok(()) => 0,
         Err(Fail::Rejected(m)) => {
-            eprintln!("concordia: {m}");
+            stderr_line(&format!("concordia: {m}"));
             1
         }
         Err(Fail::Usage(m)) => {
-            eprintln!("concordia: {m}");
+            stderr_line(&format!("concordia: {m}"));
             2
         }
     };

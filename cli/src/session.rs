@@ -8,6 +8,7 @@ use concordia_core::time::{self, Timestamp};
 use concordia_core::Error;
 
 use crate::chain::messages_of;
+use crate::outln;
 use crate::util::{json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail};
 
 pub const HELP: &str = "concordia session replay --session SESSION.json [--json] MESSAGES.json
@@ -68,8 +69,8 @@ pub fn run(mut args: Args) -> CliResult {
     let pos = args.positionals(1)?;
     let (sname, sb) = read_input(Some(&spath))?;
     let (mname, mb) = read_input(pos.first().map(String::as_str))?;
-    let mut sn = nodes_for(&sb);
-    let mut mn = nodes_for(&mb);
+    let mut sn = nodes_for(&sb)?;
+    let mut mn = nodes_for(&mb)?;
     let spec = parse(&sname, &sb, &mut sn)?.root();
     let messages = messages_of(&mname, parse(&mname, &mb, &mut mn)?.root())?;
 
@@ -116,22 +117,22 @@ pub fn run(mut args: Args) -> CliResult {
         match result {
             Ok(state) => {
                 if as_json {
-                    println!("{{\"index\":{i},\"ok\":true,\"state\":\"{}\"}}", state.as_str());
+                    outln!("{{\"index\":{i},\"ok\":true,\"state\":\"{}\"}}", state.as_str())?;
                 } else {
-                    println!("{i}: {}", state.as_str());
+                    outln!("{i}: {}", state.as_str())?;
                 }
             }
             Err(e) => {
                 refused += 1;
                 if as_json {
-                    println!(
+                    outln!(
                         "{{\"error\":\"{}\",\"index\":{i},\"message\":{},\"ok\":false,\"state\":\"{}\"}}",
                         sdk_error_name(&e),
                         json_str(&e.to_string()),
                         session.state().as_str()
-                    );
+                    )?;
                 } else {
-                    println!("{i}: refused ({}: {e}); state stays {}", sdk_error_name(&e), session.state().as_str());
+                    outln!("{i}: refused ({}: {e}); state stays {}", sdk_error_name(&e), session.state().as_str())?;
                 }
             }
         }
@@ -150,13 +151,13 @@ pub fn run(mut args: Args) -> CliResult {
                 String::from_utf8_lossy(&b.0)
             ));
         }
-        println!(
+        outln!(
             "{{\"message_count\":{},\"parties\":[{parties}],\"round_count\":{},\"state\":\"{}\",\"transcript_hash\":\"{}\"}}",
             session.message_count(),
             session.round_count(),
             session.state().as_str(),
             session.transcript_hash().to_prefixed().as_str()
-        );
+        )?;
     }
     if refused > 0 {
         Err(Fail::Rejected(format!("{refused} message(s) refused")))
