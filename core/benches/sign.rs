@@ -83,6 +83,13 @@ fn sign_verify(c: &mut Criterion) {
     g.bench_function("ed25519_verify_only", |b| {
         b.iter(|| sign::verify(&pk, black_box(&preimage), &sig).unwrap());
     });
+    // Anchor: the backend used before the verification policy (ed25519-compact, cofactored,
+    // refused since: docs/adr/0004-verification-policy.md), on the same preimage.
+    let compact_pk = ed25519_compact::PublicKey::new(*pk.as_bytes());
+    let compact_sig = ed25519_compact::Signature::new(*sig.as_bytes());
+    g.bench_function("ed25519_compact_cofactored_verify_only", |b| {
+        b.iter(|| compact_pk.verify(black_box(&preimage), &compact_sig).unwrap());
+    });
     g.finish();
 }
 
