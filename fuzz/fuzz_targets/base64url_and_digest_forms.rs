@@ -92,7 +92,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(run(enc::decode_base64_any, data).as_deref(), Some(&pk.as_bytes()[..]));
     }
     if let Ok(sig) = Signature::from_b64url(text) {
-        assert_eq!(Signature::from_b64url(sig.to_b64url().as_str()), Ok(sig));
-        assert_eq!(trim_pad(sig.to_b64url().as_bytes()), trim_pad(data));
+        // One accepted spelling: what is accepted is exactly what the writer emits.
+        assert_eq!(sig.to_b64url().as_str(), text);
+    }
+    if let Ok(sig) = Signature::from_b64url_nopad(text) {
+        assert_eq!(trim_pad(sig.to_b64url().as_bytes()), data);
     }
 });
