@@ -73,8 +73,13 @@ impl PublicKey {
     /// The key as ed25519-dalek's verifying key, after the point checks: the encoding is
     /// canonical (`y < p`, no sign bit on `x = 0`) and the point does not have small order.
     fn verifying_key(&self) -> Result<ed25519_dalek::VerifyingKey> {
-        let point = strict_point(&self.0)?;
-        Ok(ed25519_dalek::VerifyingKey::from(point))
+        if !canonical_y(&self.0) {
+            return Err(Error::Signature);
+        }
+        match ed25519_dalek::VerifyingKey::from_bytes(&self.0) {
+            Ok(key) if !key.is_weak() => Ok(key),
+            _ => Err(Error::Signature),
+        }
     }
 
     /// Reads a public key from base64 text, as the reference SDK's `public_key_from_b64url`
@@ -262,17 +267,27 @@ impl fmt::Debug for KeyPair {
     }
 }
 
-/// Decodes a point for verification: only the canonical encoding of a point that does not
-/// have small order. (curve25519-dalek alone also decodes `y >= p` and the sign bit on
-/// `x = 0`, so the canonical form is checked by encoding the point again.)
-fn strict_point(bytes: &[u8; 32]) -> Result<curve25519_dalek::EdwardsPoint> {
-    let point = curve25519_dalek::edwards::CompressedEdwardsY(*bytes)
-        .decompress()
-        .ok_or(Error::Signature)?;
-    if point.is_small_order() || point.compress().as_bytes() != bytes {
+/// Whether a point encoding has a canonical `y`, i.e. `y < p = 2^255 - 19` (bit 255 is the
+/// sign of `x`). curve25519-dalek reduces `y` modulo `p` when decoding, so 19 values of `y`
+/// would otherwise have a second spelling. The sign bit on `x = 0` is the other
+/// non-canonical form; it can only occur on the two points with `x = 0`, which have small
+/// order and are refused as such.
+fn canonical_y(enc: &[u8; 32]) -> bool {
+    let (low, high) = (enc[0], enc[31] & 0x7f);
+    !(high == 0x7f && enc[1..31].iter().all(|&b| b == 0xff) && low >= 0xed)
+}
+
+/// Checks `R` before the equation: a canonical encoding of a curve point that does not have
+/// small order. (A non-canonical `R` could never equal the encoding the equation computes;
+/// refusing it here only makes the refusal early.)
+fn check_r(enc: &[u8; 32]) -> Result<()> {
+    if !canonical_y(enc) {
         return Err(Error::Signature);
     }
-    Ok(point)
+    match curve25519_dalek::edwards::CompressedEdwardsY(*enc).decompress() {
+        Some(point) if !point.is_small_order() => Ok(()),
+        _ => Err(Error::Signature),
+    }
 }
 
 /// Verifies `sig` over `msg` under `pk`, cofactorless and strict (see the module docs).
@@ -304,7 +319,7 @@ impl VerifySink {
         let key = pk.verifying_key()?;
         let mut r = [0u8; 32];
         r.copy_from_slice(&sig.0[..32]);
-        strict_point(&r)?;
+        check_r(&r)?;
         // `verify_stream` refuses `S >= L`; the final comparison is of encodings,
         // `compress([S]B - [k]A) == R`, which is the cofactorless equation.
         key.verify_stream(&ed25519_dalek::Signature::from_bytes(&sig.0))
@@ -671,6 +686,49 @@ mod tests {
             s[..32].copy_from_slice(&enc);
             assert!(VerifySink::new(&pk, &Signature::from_array(s)).is_err());
         }
+    }
+
+    /// `canonical_y` and the re-encoding check agree on every decodable point of large
+    /// order, over the `y` values around 0 and `p` (where the second spellings are) and a
+    /// sweep of others, with both sign bits.
+    #[test]
+    fn canonical_y_is_reencoding_equality() {
+        let mut tried = 0;
+        let mut non_canonical = 0;
+        let mut check = |enc: [u8; 32]| {
+            let Some(point) = curve25519_dalek::edwards::CompressedEdwardsY(enc).decompress() else { return };
+            if point.is_small_order() {
+                return;
+            }
+            tried += 1;
+            let same = point.compress().to_bytes() == enc;
+            if !same {
+                non_canonical += 1;
+            }
+            assert_eq!(canonical_y(&enc), same, "{enc:02x?}");
+        };
+        for sign in [0u8, 0x80] {
+            for low in 0u8..=255 {
+                // y = low (small) and y = 2^255 - 256 + low (around p)
+                let mut small = [0u8; 32];
+                small[0] = low;
+                small[31] = sign;
+                check(small);
+                let mut high = [0xffu8; 32];
+                high[0] = low;
+                high[31] = 0x7f | sign;
+                check(high);
+            }
+            for i in 0u32..2000 {
+                let mut e = [0u8; 32];
+                for (j, b) in e.iter_mut().enumerate() {
+                    *b = (i.wrapping_mul(2_654_435_761).rotate_left(j as u32) >> 7) as u8 ^ (j as u8).wrapping_mul(97);
+                }
+                e[31] = (e[31] & 0x7f) | sign;
+                check(e);
+            }
+        }
+        assert!(tried > 1000 && non_canonical > 0, "{tried} / {non_canonical}");
     }
 
     #[test]
