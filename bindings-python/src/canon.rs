@@ -10,23 +10,60 @@
 //! When a value is rejected, the error raised is the one the SDK raises first: its
 //! special-float pre-scan runs over the whole value before serialization, so a
 //! NaN/infinity/-0.0 anywhere wins over any other problem.
+//!
+//! Two rules come from the core, so that a dict and its JSON text get one verdict on every
+//! path (sign, hash, verify, sessions, transcripts): nesting is bounded by the core's
+//! [`DEFAULT_MAX_DEPTH`] containers, as the reader counts them, and an integer is written
+//! only when [`integer_literal_value`] accepts its literal (beyond 2^53 - 1, only the
+//! ECMAScript form of its double). Both refusals raise `CanonicalizationError` (a
+//! `ValueError`) where the SDK would have serialized the value: stricter, never more lenient.
+//!
+//! A dict that changes size while it is walked (a callback such as an int subclass's
+//! `__str__` mutating it) raises `RuntimeError`, as CPython's own dict iteration does; the
+//! walk never lets Python code run while it iterates a dict, so nothing here can panic.
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use concordia_core::error::Limit;
 use concordia_core::jcs::{write_plain_str, NumberBuf};
-use concordia_core::json::cmp_utf8_as_utf16;
+use concordia_core::json::{cmp_utf8_as_utf16, integer_literal_value, DEFAULT_MAX_DEPTH, MAX_SAFE_INTEGER};
 use concordia_core::sink::Sink;
-use pyo3::exceptions::{PyRecursionError, PyTypeError, PyUnicodeEncodeError};
+use concordia_core::Error;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::errors::{new_err, Exc};
 
-/// Deepest nesting the walk accepts. The SDK's recursive serializer hits Python's default
-/// recursion limit a little below 500 levels; deeper values raise `RecursionError` here too.
-pub const MAX_DEPTH: usize = 400;
+/// Deepest nesting of containers (dicts, lists, tuples) the walk accepts: the core's
+/// policy, [`DEFAULT_MAX_DEPTH`], counted as the JSON reader counts it (128 nested
+/// containers are accepted, 129 refused), so a value and its JSON text agree.
+pub const MAX_DEPTH: usize = DEFAULT_MAX_DEPTH as usize;
+
+/// The error for a container nested deeper than [`MAX_DEPTH`].
+fn depth_error() -> PyErr {
+    let e = Error::Limit { kind: Limit::Depth, offset: 0 };
+    new_err(
+        Exc::Canonicalization,
+        format!("Cannot canonicalize a value nested deeper than {MAX_DEPTH} containers ({})", Limit::Depth),
+        Some(e.class().as_str()),
+    )
+}
+
+/// The error for a dict that changed size while it was walked (CPython's message).
+fn changed_size() -> PyErr {
+    PyRuntimeError::new_err("dictionary changed size during iteration")
+}
+
+/// The items of `d`, taken while no Python code runs (pyo3's dict iterator panics if the
+/// dict changes under it; here it cannot).
+fn items<'py>(d: &Bound<'py, PyDict>) -> Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let mut out = Vec::with_capacity(d.len());
+    out.extend(d.iter());
+    out
+}
 
 /// A `Vec<u8>` as a core [`Sink`].
 pub struct VecSink<'a>(pub &'a mut Vec<u8>);
@@ -120,10 +157,12 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
 }
 
-/// Scans like the SDK's `_check_no_special_floats`: dict values, list and tuple items.
+/// Scans like the SDK's `_check_no_special_floats`: dict values, list and tuple items, down
+/// to [`MAX_DEPTH`] containers (deeper, the walk's own depth error stands). Runs no Python
+/// code.
 pub fn check_special_floats(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<()> {
     if depth > MAX_DEPTH {
-        return Err(PyRecursionError::new_err("maximum recursion depth exceeded while canonicalizing"));
+        return Ok(());
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         let v = f.value();
@@ -135,7 +174,7 @@ pub fn check_special_floats(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<()
             return Err(new_err(Exc::Canonicalization, "Cannot serialize negative zero (-0.0)", Some("input")));
         }
     } else if let Ok(d) = obj.cast::<PyDict>() {
-        for (_, v) in d.iter() {
+        for (_, v) in items(d) {
             check_special_floats(&v, depth + 1)?;
         }
     } else if let Ok(l) = obj.cast::<PyList>() {
@@ -154,8 +193,10 @@ pub fn check_special_floats(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<()
 /// (the SDK's `{k: v for k, v in data.items() if k != "signature"}`) is left out.
 ///
 /// # Errors
-/// `ValueError` subclasses for special floats and lone surrogates, `TypeError` for other
-/// types, `RecursionError` beyond [`MAX_DEPTH`]; the same error the SDK raises first.
+/// `ValueError` subclasses for special floats and lone surrogates (the same error the SDK
+/// raises first), and for nesting beyond [`MAX_DEPTH`] and integers the core's number
+/// policy refuses; `TypeError` for other types; `RuntimeError` for a dict changed during
+/// the walk.
 pub fn write(obj: &Bound<'_, PyAny>, skip: Option<&str>, out: &mut Vec<u8>) -> PyResult<()> {
     let start = out.len();
     let r = Walker { out, nb: NumberBuf::new() }.value(obj, 0, skip);
@@ -163,7 +204,10 @@ pub fn write(obj: &Bound<'_, PyAny>, skip: Option<&str>, out: &mut Vec<u8>) -> P
         out.truncate(start);
         // The SDK scans the whole value for special floats before serializing anything.
         let scan = match (skip, obj.cast::<PyDict>()) {
-            (Some(k), Ok(d)) => d.iter().filter(|(key, _)| !key.eq(k).unwrap_or(false)).try_for_each(|(_, v)| check_special_floats(&v, 1)),
+            (Some(k), Ok(d)) => items(d)
+                .into_iter()
+                .filter(|(key, _)| !key.cast::<PyString>().is_ok_and(|s| utf8(s).is_some_and(|t| t == k)))
+                .try_for_each(|(_, v)| check_special_floats(&v, 1)),
             _ => check_special_floats(obj, 0),
         };
         scan?;
@@ -185,10 +229,8 @@ struct Walker<'o> {
 }
 
 impl Walker<'_> {
+    /// `depth`: the containers around `obj`.
     fn value(&mut self, obj: &Bound<'_, PyAny>, depth: usize, skip: Option<&str>) -> PyResult<()> {
-        if depth > MAX_DEPTH {
-            return Err(PyRecursionError::new_err("maximum recursion depth exceeded while canonicalizing"));
-        }
         let p = obj.as_ptr();
         // Exact built-in types first: one type-pointer comparison each; each
         // `cast_unchecked` follows the check that makes it valid.
@@ -230,6 +272,9 @@ impl Walker<'_> {
         } else if let Ok(l) = obj.cast::<PyList>() {
             self.list(l, depth)
         } else if let Ok(t) = obj.cast::<PyTuple>() {
+            if depth >= MAX_DEPTH {
+                return Err(depth_error());
+            }
             self.out.push(b'[');
             for (i, v) in t.iter().enumerate() {
                 if i > 0 {
@@ -263,6 +308,9 @@ impl Walker<'_> {
     }
 
     fn list(&mut self, l: &Bound<'_, PyList>, depth: usize) -> PyResult<()> {
+        if depth >= MAX_DEPTH {
+            return Err(depth_error());
+        }
         self.out.push(b'[');
         for (i, v) in l.iter().enumerate() {
             if i > 0 {
@@ -280,22 +328,38 @@ impl Walker<'_> {
             // SAFETY: `i` is a live int object and the GIL is held; the call reports
             // overflow through `overflow` instead of raising.
             let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(i.as_ptr(), &mut overflow) };
-            if overflow == 0 && !(v == -1 && PyErr::occurred(i.py())) {
+            if overflow == 0 && !(v == -1 && PyErr::occurred(i.py())) && v.unsigned_abs() <= MAX_SAFE_INTEGER {
                 write_i64(v, self.out);
                 return Ok(());
             }
             let _ = PyErr::take(i.py());
         }
-        // Big ints and int subclasses: exactly what the SDK writes, `str(value)`.
+        // Big ints and int subclasses: what the SDK writes, `str(value)`, if the core's
+        // number policy accepts that literal (the JSON reader asks the same function).
         let s = i.str()?;
         let text = utf8(&s).ok_or_else(|| PyTypeError::new_err("int __str__ is not text"))?;
+        if integer_literal_value(&text).is_none() {
+            return Err(new_err(
+                Exc::Canonicalization,
+                format!(
+                    "Cannot canonicalize integer {}: beyond 2^53 - 1 and not the ECMAScript form of a double \
+                     (carry it as a string)",
+                    text.get(..40).unwrap_or(&text)
+                ),
+                Some("input"),
+            ));
+        }
         self.out.extend_from_slice(text.as_bytes());
         Ok(())
     }
 
     fn dict(&mut self, d: &Bound<'_, PyDict>, depth: usize, skip: Option<&str>) -> PyResult<()> {
+        if depth >= MAX_DEPTH {
+            return Err(depth_error());
+        }
         // Keys first, in insertion order, as the SDK's sort key function sees them: the
-        // first key that is not a str, or holds a lone surrogate, raises.
+        // first key that is not a str, or holds a lone surrogate, raises. The loop runs no
+        // Python code (pyo3's iterator panics if the dict changes under it).
         let n = d.len();
         let mut keys: Vec<Bound<'_, PyString>> = Vec::with_capacity(n);
         let mut vals: Vec<Bound<'_, PyAny>> = Vec::with_capacity(n);
@@ -337,6 +401,10 @@ impl Walker<'_> {
             self.out.push(b':');
             if let Some(v) = vals.get(*i) {
                 self.value(v, depth + 1, None)?;
+            }
+            // A value's callback (an int subclass's `__str__`) may have changed the dict.
+            if d.len() != n {
+                return Err(changed_size());
             }
         }
         self.out.push(b'}');

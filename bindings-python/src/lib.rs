@@ -33,11 +33,6 @@ pub mod keys;
 use errors::{core, new_err, Exc};
 use keys::{key_pair_of, public_key_of, KeyPair, PublicKey};
 
-/// Parser options for JSON produced from Python values: deep nesting as the walk allows.
-fn walk_options() -> Options {
-    Options { max_depth: canon::MAX_DEPTH as u32 + 1, ..Options::default() }
-}
-
 /// Parses `bytes` with a node buffer of the size that always suffices, then runs `f`.
 fn with_doc<T>(bytes: &[u8], options: &Options, f: impl FnOnce(Value<'_>) -> PyResult<T>) -> PyResult<T> {
     thread_local! {
@@ -59,15 +54,15 @@ fn with_doc<T>(bytes: &[u8], options: &Options, f: impl FnOnce(Value<'_>) -> PyR
 }
 
 /// JSON text of a Python argument: `bytes`/`str` are taken as JSON text, anything else is
-/// canonicalized.
-fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, bool)> {
+/// canonicalized. Either way it is then read with the core's one policy (`Options::default()`).
+fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = obj.cast::<PyBytes>() {
-        return Ok((b.as_bytes().to_vec(), true));
+        return Ok(b.as_bytes().to_vec());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok((s.to_cow()?.as_bytes().to_vec(), true));
+        return Ok(s.to_cow()?.as_bytes().to_vec());
     }
-    Ok((canon::to_vec(obj, None)?, false))
+    canon::to_vec(obj, None)
 }
 
 fn require_items(data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -112,6 +107,99 @@ fn sign_message(data: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>, alg: &str)
     let preimage = canon::to_vec(data, Some("signature"))?;
     let kp = key_pair_of(key_pair)?;
     Ok(kp.sign(&preimage).to_b64url().as_str().to_owned())
+}
+
+/// An SDK `AgentIdentity.to_dict()`: a mapping of `agent_id` and optionally
+/// `principal_id`, both str, and nothing else (what the core's envelope `Party` writes).
+fn party_fields(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(String, Option<String>)> {
+    let bad = || new_err(Exc::InvalidArgument, format!("{what} must be {{\"agent_id\": str, \"principal_id\": str}} (principal_id optional)"), Some("input"));
+    let mut agent_id = None;
+    let mut principal_id = None;
+    for item in obj.call_method0("items")?.try_iter()? {
+        let (k, v): (String, Bound<'_, PyAny>) = item?.extract().map_err(|_| bad())?;
+        let v: String = v.extract().map_err(|_| bad())?;
+        match k.as_str() {
+            "agent_id" => agent_id = Some(v),
+            "principal_id" => principal_id = Some(v),
+            _ => return Err(bad()),
+        }
+    }
+    Ok((agent_id.ok_or_else(bad)?, principal_id))
+}
+
+/// `sign_envelope(*, message_type, message_id, session_id, timestamp, sender, body, key_pair,
+/// prev_hash, recipients=None, in_reply_to=None, reasoning=None, ttl=None) -> str`: the
+/// signature of a message envelope, written and signed by the core's
+/// [`message::Envelope`], so that its field rules (a `prev_hash` digest, parties of
+/// `agent_id` and `principal_id`, a `ttl` from 0 to 2^53 - 1, the body's depth and
+/// numbers) are the core's. `build_envelope` puts it on the dict it builds member for member
+/// as the SDK does.
+#[pyfunction]
+#[pyo3(signature = (*, message_type, message_id, session_id, timestamp, sender, body, key_pair, prev_hash, recipients = None, in_reply_to = None, reasoning = None, ttl = None))]
+#[allow(clippy::too_many_arguments)]
+fn sign_envelope(
+    message_type: &str,
+    message_id: &str,
+    session_id: &str,
+    timestamp: &str,
+    sender: &Bound<'_, PyAny>,
+    body: &Bound<'_, PyAny>,
+    key_pair: &Bound<'_, PyAny>,
+    prev_hash: &str,
+    recipients: Option<&Bound<'_, PyAny>>,
+    in_reply_to: Option<&str>,
+    reasoning: Option<&str>,
+    ttl: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let ttl = match ttl.filter(|t| !t.is_none()) {
+        None => None,
+        Some(t) => {
+            let bad = || new_err(Exc::InvalidArgument, "ttl must be an integer from 0 to 2^53 - 1", Some("input"));
+            if t.cast::<pyo3::types::PyBool>().is_ok() || t.cast::<pyo3::types::PyInt>().is_err() {
+                return Err(bad());
+            }
+            Some(t.extract::<u64>().map_err(|_| bad())?)
+        }
+    };
+    let kp = key_pair_of(key_pair)?;
+    let prev = core(digest::Digest::parse_prefixed(prev_hash))?;
+    let from = party_fields(sender, "sender")?;
+    let mut to_fields = Vec::new();
+    if let Some(rs) = recipients.filter(|r| !r.is_none()) {
+        for r in rs.try_iter()? {
+            to_fields.push(party_fields(&r?, "a recipient")?);
+        }
+    }
+    fn party((a, p): &(String, Option<String>)) -> message::Party<'_> {
+        message::Party { agent_id: a, principal_id: p.as_deref() }
+    }
+    let to: Vec<message::Party<'_>> = to_fields.iter().map(party).collect();
+    let body_text = canon::to_vec(body, None)?;
+    let mut body_nodes = vec![Node::EMPTY; json::nodes_for_valid(body_text.len())];
+    let body_doc = core(json::parse(&body_text, &mut body_nodes))?;
+    let mut env = message::Envelope::new(message_type, message_id, session_id, timestamp, party(&from), body_doc.root());
+    env.prev_hash = prev;
+    env.to = &to;
+    env.in_reply_to = in_reply_to;
+    env.reasoning = reasoning;
+    env.ttl = ttl;
+    let mut out = vec![0u8; body_text.len() + 1024];
+    let n = match env.write_signed(&kp, &mut out) {
+        Err(Error::BufferTooSmall { needed }) => {
+            out.resize(needed, 0);
+            core(env.write_signed(&kp, &mut out))?
+        }
+        other => core(other)?,
+    };
+    out.truncate(n);
+    let mut nodes = vec![Node::EMPTY; json::nodes_for_valid(out.len())];
+    let signed = core(json::parse(&out, &mut nodes))?;
+    signed
+        .root()
+        .get("signature")
+        .and_then(|s| s.as_plain_str())
+        .map(str::to_owned)
+        .ok_or_else(|| new_err(Exc::Concordia, "the core's envelope has no signature", None))
 }
 
 /// `verify_signature(data, signature, public_key, alg="EdDSA") -> bool`; never raises for
@@ -174,7 +262,7 @@ fn validate_chain(messages: &Bound<'_, PyAny>) -> PyResult<bool> {
 fn countersign_attestation(attestation: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>) -> PyResult<String> {
     let kp = key_pair_of(key_pair)?;
     let text = canon::to_vec(attestation, None)?;
-    with_doc(&text, &walk_options(), |root| {
+    with_doc(&text, &Options::default(), |root| {
         let mut out = Vec::with_capacity(text.len());
         core(jcs::write_with(root, &Countersign, &mut canon::VecSink(&mut out)))?;
         Ok(kp.sign(&out).to_b64url().as_str().to_owned())
@@ -242,10 +330,10 @@ fn verify_attestation(
     };
     type Texts = (Vec<u8>, Vec<u8>, Option<Vec<u8>>);
     let prepared = (|| -> PyResult<Texts> {
-        let a = json_text(attestation)?.0;
+        let a = json_text(attestation)?;
         let k = keys_json(public_keys)?;
         let t = match transcript {
-            Some(t) if !t.is_none() => Some(json_text(t)?.0),
+            Some(t) if !t.is_none() => Some(json_text(t)?),
             _ => None,
         };
         Ok((a, k, t))
@@ -254,7 +342,7 @@ fn verify_attestation(
         Ok(x) => x,
         Err(e) => return fail(format!("attestation verification failed closed: {e}"), Some("input".into())),
     };
-    let opts = walk_options();
+    let opts = Options::default();
     let r: PyResult<Result<attestation::Verified, Error>> = with_doc(&a, &opts, |att| {
         let mut key_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(k.len())];
         let keys = core(json::parse_with(&k, &mut key_nodes, &opts))?;
@@ -294,16 +382,15 @@ fn verify_attestation(
 fn verify_profile(name: &str, input: &Bound<'_, PyAny>, context: &Bound<'_, PyAny>, now: Option<f64>) -> PyResult<()> {
     let profile = Profile::from_name(name)
         .ok_or_else(|| new_err(Exc::InvalidArgument, format!("unknown verification profile: {name}"), Some("input")))?;
-    let (i, i_text) = json_text(input)?;
-    let (c, c_text) = json_text(context)?;
-    let opts_for = |is_text: bool| if is_text { Options::default() } else { walk_options() };
+    let i = json_text(input)?;
+    let c = json_text(context)?;
     let mut vo = VerifyOptions::default();
     if let Some(t) = now {
         vo.now = Some(timestamp_of(t)?);
     }
-    with_doc(&i, &opts_for(i_text), |iv| {
+    with_doc(&i, &Options::default(), |iv| {
         let mut c_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(c.len())];
-        let cv = core(json::parse_with(&c, &mut c_nodes, &opts_for(c_text)))?;
+        let cv = core(json::parse_with(&c, &mut c_nodes, &Options::default()))?;
         core(profiles::verify_profile(profile, iv, cv.root(), &vo))
     })
 }
@@ -370,8 +457,8 @@ impl TranscriptVerifier {
     /// Checks the next message (a dict, or JSON text) and returns its hash. A message that
     /// fails leaves the verifier unchanged.
     fn push(&mut self, py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<String> {
-        let (text, is_text) = json_text(message)?;
-        let opts = if is_text { Options::default() } else { walk_options() };
+        let text = json_text(message)?;
+        let opts = Options::default();
         let _ = py;
         let keys = &self.keys;
         let inner = &mut self.inner;
@@ -558,7 +645,7 @@ impl Session {
         let resolver = PyResolver { f: public_key_resolver.filter(|f| !f.is_none()), err: RefCell::new(None) };
         let registered = self.inner.registered_keys();
         let inner = &mut self.inner;
-        let state = with_doc(&text, &walk_options(), |v| {
+        let state = with_doc(&text, &Options::default(), |v| {
             // The resolver is authoritative (core `Session::apply`); the registered keys
             // stand in only when the caller gave none.
             let r = if resolver.f.is_some() { inner.apply(v, &resolver, now) } else { inner.apply(v, &registered, now) };
@@ -777,6 +864,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonicalize_jcs, m)?)?;
     m.add_function(wrap_pyfunction!(compute_hash, m)?)?;
     m.add_function(wrap_pyfunction!(sign_message, m)?)?;
+    m.add_function(wrap_pyfunction!(sign_envelope, m)?)?;
     m.add_function(wrap_pyfunction!(verify_signature, m)?)?;
     m.add_function(wrap_pyfunction!(validate_chain, m)?)?;
     m.add_function(wrap_pyfunction!(keys::public_key_from_b64url, m)?)?;

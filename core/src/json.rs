@@ -60,6 +60,41 @@ const NONE: u32 = u32::MAX;
 /// The largest integer a double holds exactly, and every integer below it: 2^53 - 1.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
+/// The value of the integer literal `text` (an optional `-`, then `0` or digits without a
+/// leading zero) under the default number policy, or `None` when the policy refuses it:
+/// within ±(2^53 - 1) every literal is exact and accepted; beyond, only a literal that is
+/// already the ECMAScript form of its double (`100000000000000000000`), so that every
+/// implementation writes the same bytes (SPEC §9.2.1; see the module docs). Text that is
+/// not an integer literal is refused too.
+///
+/// This is the rule the reader applies (unless [`Options::allow_unsafe_integers`]); hosts
+/// that write integers from their own values (the Python binding's `str(int)`) ask it too,
+/// so that what they write is what the reader accepts.
+#[must_use]
+pub fn integer_literal_value(text: &str) -> Option<f64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let negative = digits.len() != text.len();
+    let bytes = digits.as_bytes();
+    let well_formed = match bytes {
+        [b'0'] => true,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    if !well_formed {
+        return None;
+    }
+    if bytes.len() <= 16 {
+        let v = bytes.iter().fold(0u64, |v, &b| v * 10 + u64::from(b - b'0'));
+        if v <= MAX_SAFE_INTEGER {
+            let f = v as f64;
+            return Some(if negative { -f } else { f });
+        }
+    }
+    let f = parse_f64(text)?;
+    let mut buf = crate::jcs::NumberBuf::new();
+    (f.is_finite() && buf.format(f) == text).then_some(f)
+}
+
 /// Nodes that always suffice for well-formed text of `len` bytes.
 #[must_use]
 pub const fn nodes_for_valid(len: usize) -> usize {
@@ -618,29 +653,8 @@ impl Parser<'_, '_> {
             if negative { -f } else { f }
         } else {
             if integer && !self.options.allow_unsafe_integers {
-                // 16+ digits. Within 2^53 - 1 the value is exact. Beyond it, accept only a
-                // literal that is already the ECMAScript form of its double (so every
-                // implementation writes the same bytes), e.g. 100000000000000000000.
-                let digits = self.src.get(int_start..int_end).unwrap_or(&[]);
-                let mut v = 0u64;
-                let mut big = digits.len() > 16;
-                if !big {
-                    for &b in digits {
-                        v = v * 10 + u64::from(b - b'0');
-                    }
-                    big = v > MAX_SAFE_INTEGER;
-                }
-                if big {
-                    let f = parse_f64(text).ok_or(Error::json(Syntax::InvalidNumber, start))?;
-                    let mut buf = crate::jcs::NumberBuf::new();
-                    if !f.is_finite() || buf.format(f) != text {
-                        return Err(Error::json(Syntax::UnsafeInteger, start));
-                    }
-                    f
-                } else {
-                    let f = v as f64;
-                    if negative { -f } else { f }
-                }
+                // 16+ digits: the one rule for big integer literals.
+                integer_literal_value(text).ok_or(Error::json(Syntax::UnsafeInteger, start))?
             } else {
                 let f = parse_f64(text).ok_or(Error::json(Syntax::InvalidNumber, start))?;
                 if !f.is_finite() {

@@ -161,7 +161,23 @@ def build_envelope(
         msg["reasoning"] = reasoning
     if ttl is not None:
         msg["ttl"] = ttl
-    msg["signature"] = sign_message(msg, key_pair)
+    # The core's envelope writes and signs it (its field rules: a prev_hash digest, parties
+    # of agent_id and principal_id, a ttl from 0 to 2^53 - 1, the body's depth and numbers);
+    # the dict above is the same envelope member for member, in the SDK's order.
+    msg["signature"] = _native.sign_envelope(
+        message_type=msg["type"],
+        message_id=msg["id"],
+        session_id=session_id,
+        timestamp=msg["timestamp"],
+        sender=msg["from"],
+        body=body,
+        key_pair=key_pair,
+        prev_hash=prev_hash,
+        recipients=msg.get("to"),
+        in_reply_to=in_reply_to,
+        reasoning=reasoning,
+        ttl=ttl,
+    )
     return msg
 
 

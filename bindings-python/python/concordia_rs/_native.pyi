@@ -35,6 +35,7 @@ __all__ = [
     "canonicalize_jcs",
     "compute_hash",
     "sign_message",
+    "sign_envelope",
     "verify_signature",
     "validate_chain",
     "public_key_from_b64url",
@@ -173,6 +174,21 @@ def canonical_json(data: Any) -> bytes: ...
 def canonicalize_jcs(data: Any) -> bytes: ...
 def compute_hash(message: Any) -> str: ...
 def sign_message(data: Mapping[str, Any], key_pair: _AnyKeyPair, alg: str = "EdDSA") -> str: ...
+def sign_envelope(
+    *,
+    message_type: str,
+    message_id: str,
+    session_id: str,
+    timestamp: str,
+    sender: Mapping[str, str],
+    body: Any,
+    key_pair: _AnyKeyPair,
+    prev_hash: str,
+    recipients: Optional[Sequence[Mapping[str, str]]] = None,
+    in_reply_to: Optional[str] = None,
+    reasoning: Optional[str] = None,
+    ttl: Optional[int] = None,
+) -> str: ...
 def verify_signature(
     data: Mapping[str, Any], signature: Union[str, bytes], public_key: _AnyPublicKey, alg: str = "EdDSA"
 ) -> bool: ...

@@ -88,6 +88,29 @@ fn safe_integers_at_the_boundary_are_accepted() {
     assert_eq!(doc.root().as_f64(), Some(9_007_199_254_740_992.0));
 }
 
+/// `integer_literal_value` is the reader's rule: for every integer literal, it accepts
+/// exactly what `parse` accepts, with the same value.
+#[test]
+fn integer_literal_value_is_the_readers_rule() {
+    let cases = [
+        "0", "-0", "7", "-7", "9007199254740991", "-9007199254740991", "9007199254740992", "-9007199254740992",
+        "9007199254740993", "-9007199254740995", "18014398509481984", "1152921504606846976", "1152921504606847000",
+        "100000000000000000000", "100000000000000000001", "123456789012345678901234", "1000000000000000000000",
+        "99999999999999999999999999999999999999999999999999",
+    ];
+    let mut nodes = [Node::EMPTY; 4];
+    for text in cases {
+        let read = parse(text.as_bytes(), &mut nodes).ok().and_then(|d| d.root().as_f64());
+        let ruled = integer_literal_value(text).filter(|v| !(*v == 0.0 && v.is_sign_negative()));
+        assert_eq!(ruled, read, "{text}");
+    }
+    assert_eq!(integer_literal_value("1152921504606846976"), None);
+    assert_eq!(integer_literal_value("100000000000000000000"), Some(1e20));
+    for not_a_literal in ["", "-", "01", "1.0", "1e3", " 1", "+1", "0x10", "1_000", "--1"] {
+        assert_eq!(integer_literal_value(not_a_literal), None, "{not_a_literal}");
+    }
+}
+
 #[test]
 fn depth_and_node_limits() {
     let deep: Vec<u8> = core::iter::repeat_n(b'[', 129).chain(core::iter::repeat_n(b']', 129)).collect();
