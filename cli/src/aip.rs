@@ -10,7 +10,7 @@ use concordia_core::{encoding, jcs, Class, Error};
 
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
-use crate::util::{canonical, emit, input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail, VecSink};
+use crate::util::{canonical, emit, input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail, VecRefSink, VecSink};
 
 pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelopes, credentials, ranking
 
@@ -132,7 +132,7 @@ fn keygen(mut args: Args) -> CliResult {
             other => return Err(usage(format!("--route-mode: \"direct\" or \"relay\", not {other:?}"))),
         };
         let mut doc = Vec::new();
-        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecSinkRef(&mut doc)).map_err(|e| usage(format!("DID Document: {e}")))?;
+        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecRefSink(&mut doc)).map_err(|e| usage(format!("DID Document: {e}")))?;
         doc.push(b'\n');
         std::fs::write(&path, doc).map_err(|e| usage(format!("{path}: {e}")))?;
     }
@@ -178,12 +178,12 @@ fn seal(mut args: Args) -> CliResult {
     let from = sender.did.clone().ok_or_else(|| usage(format!("{key}: no \"did\" (use `concordia aip keygen --did ...`)")))?;
     let (dname, dbytes) = load_doc_bytes(&to)?;
     let mut dnodes = nodes_for(&dbytes)?;
-    let rdoc = did::parse_document(&dbytes, &mut dnodes).map_err(|e| input_error(&dname, e))?;
+    let rdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| input_error(&dname, e))?;
     let recipient = *rdoc.agreement_keys.first().ok_or_else(|| usage(format!("{dname}: no X25519 keyAgreement key")))?;
     let (mname, mbytes) = read_input(pos.first().map(String::as_str))?;
     let mut mnodes = nodes_for(&mbytes)?;
     let msg = parse(&mname, &mbytes, &mut mnodes)?;
-    let body = canonical(msg.root());
+    let body = canonical(msg.root())?;
     let kind = kind.or_else(|| msg.root().get("type").and_then(|v| v.as_plain_str()).map(str::to_owned)).unwrap_or_else(|| "aip.message".into());
     let id = match id {
         Some(i) => i,
@@ -208,7 +208,7 @@ fn open(mut args: Args) -> CliResult {
     let secret = me.x.ok_or_else(|| usage(format!("{key}: no x25519_secret_hex")))?;
     let (dname, dbytes) = load_doc_bytes(&from)?;
     let mut dnodes = nodes_for(&dbytes)?;
-    let sdoc = did::parse_document(&dbytes, &mut dnodes).map_err(|e| input_error(&dname, e))?;
+    let sdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| input_error(&dname, e))?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
@@ -336,15 +336,6 @@ fn rank(args: Args) -> CliResult {
     emit(&sink.0)
 }
 
-struct VecSinkRef<'a>(&'a mut Vec<u8>);
-
-impl concordia_core::sink::Sink for VecSinkRef<'_> {
-    fn write(&mut self, bytes: &[u8]) -> concordia_core::Result<()> {
-        self.0.extend_from_slice(bytes);
-        Ok(())
-    }
-}
-
 fn write_members(item: concordia_core::json::Value<'_>, out: &mut Vec<u8>) {
     for (k, v) in item.members() {
         if k.eq_str("rrf") || k.eq_str("final") {
@@ -354,13 +345,13 @@ fn write_members(item: concordia_core::json::Value<'_>, out: &mut Vec<u8>) {
         let key = k.decode_into(&mut buf).map(str::to_owned).unwrap_or_default();
         out.extend_from_slice(json_str(&key).as_bytes());
         out.push(b':');
-        let _ = jcs::write(v, &mut VecSinkRef(out));
+        let _ = jcs::write(v, &mut VecRefSink(out));
         out.push(b',');
     }
 }
 
 fn jcs_number(f: f64) -> Vec<u8> {
     let mut v = Vec::new();
-    let _ = jcs::write_number(f, &mut VecSinkRef(&mut v));
+    let _ = jcs::write_number(f, &mut VecRefSink(&mut v));
     v
 }

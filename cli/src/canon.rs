@@ -1,10 +1,10 @@
 //! `concordia jcs` and `concordia hash`.
 
 use concordia_core::digest;
-use concordia_core::json;
 
 use crate::outln;
-use crate::util::{canonical, emit, nodes_for, options, parse, read_input, resize_nodes, write_stdout, Args, CliResult};
+use crate::util::{canonical, emit, nodes_for, parse, read_input, write_stdout, Args, CliResult};
+use concordia_host::Nodes;
 
 pub const JCS_HELP: &str = "concordia jcs [--lines] [FILE]
   Writes the RFC 8785 canonical form of the JSON in FILE (default stdin).
@@ -24,20 +24,19 @@ pub fn jcs(mut args: Args) -> CliResult {
     }
     let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
-    emit(&canonical(doc.root()))
+    emit(&canonical(doc.root())?)
 }
 
 fn jcs_lines(input: &[u8]) -> CliResult {
     let mut out = Vec::with_capacity(input.len());
-    let mut nodes = Vec::new();
+    let mut nodes = Nodes::new();
     let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
     }
     for line in lines {
-        resize_nodes(&mut nodes, line.len())?;
-        match json::parse_with(line, &mut nodes, &options()) {
-            Ok(doc) => out.extend_from_slice(&canonical(doc.root())),
+        match nodes.parse(line) {
+            Ok(doc) => out.extend_from_slice(&canonical(doc.root())?),
             Err(e) => out.extend_from_slice(
                 format!("!error {} {} {}", e.class(), e.offset().unwrap_or(0), e).as_bytes(),
             ),

@@ -4,7 +4,7 @@
 
 use concordia_core::consensus::artifact::verify_artifact;
 use concordia_core::consensus::command::{Action, Command};
-use concordia_core::consensus::digest::{markdown_digest, revision_digest_json};
+use concordia_core::consensus::digest::{markdown_digest, revision_digest};
 use concordia_core::consensus::invitation::{Invitation, Origin};
 use concordia_core::consensus::room::{self, EventRecord, Room, FULL_CAPACITY};
 use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
@@ -63,7 +63,11 @@ fn one_file(args: Args) -> CliResult<(String, Vec<u8>)> {
 fn digest(args: Args) -> CliResult {
     let (name, input) = one_file(args)?;
     let mut nodes = nodes_for(&input)?;
-    let d = revision_digest_json(&input, &mut nodes).map_err(|e| input_error(&name, e))?;
+    // The venue's digest reads big integers as RFC 8785 does (nearest double).
+    let d = nodes
+        .parse_with(&input, &concordia_core::json::Options::rfc8785())
+        .and_then(|doc| revision_digest(doc.root()))
+        .map_err(|e| input_error(&name, e))?;
     outln!("{}", d.to_hex().as_str())?;
     Ok(())
 }

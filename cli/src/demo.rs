@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use concordia_core::attestation::{self, Params, SetBinding, Validity};
 use concordia_core::digest;
-use concordia_core::json::{self, Kind, Node};
+use concordia_core::json::Kind;
 use concordia_core::message::{self, Envelope, KeyMap, Party};
 use concordia_core::offer::Offer;
 use concordia_core::session::{MessageType, Role, Session, Timing};
@@ -137,7 +137,7 @@ pub fn run(mut args: Args) -> CliResult {
     for (i, step) in steps.iter().enumerate() {
         let now = start.add_seconds(45 * (i as i64 + 1)).map_err(|e| usage(e.to_string()))?;
         let mut bn = nodes_for(step.body.as_bytes())?;
-        let body = json::parse(step.body.as_bytes(), &mut bn).map_err(|e| usage(format!("demo body: {e}")))?;
+        let body = bn.parse(step.body.as_bytes()).map_err(|e| usage(format!("demo body: {e}")))?;
         let id = format!("msg_{}", hex8(&derive(&seed, &format!("msg{i}"))));
         let ts = fmt_ts(now);
         let to = [Party::new(ids[1 - step.from])];
@@ -149,7 +149,7 @@ pub fn run(mut args: Args) -> CliResult {
         let n = env.write_signed(&keys[step.from], &mut buf).map_err(|e| usage(e.to_string()))?;
         buf.truncate(n);
         let mut nodes = nodes_for(&buf)?;
-        let msg = json::parse(&buf, &mut nodes).map_err(|e| usage(e.to_string()))?;
+        let msg = nodes.parse(&buf).map_err(|e| usage(e.to_string()))?;
         let registered = session.registered_keys();
         let state = session
             .apply(msg.root(), &registered, now)
@@ -241,7 +241,7 @@ fn offer_prices(transcript: &[Vec<u8>]) -> Vec<String> {
     let mut out = Vec::new();
     for m in transcript {
         let Ok(mut nodes) = nodes_for(m) else { continue };
-        let Ok(doc) = json::parse(m, &mut nodes) else { continue };
+        let Ok(doc) = nodes.parse(m) else { continue };
         let ty = doc.root().get("type").and_then(|t| t.as_str()).and_then(MessageType::parse);
         if !ty.is_some_and(MessageType::is_round) {
             continue;
@@ -298,7 +298,7 @@ pub fn attestation_cmd(mut args: Args) -> CliResult {
         return Err(usage(format!("{kname}: must be an object mapping agent_id to public key")));
     }
     let att = parse(&aname, &ab, &mut an)?;
-    let mut tn: Vec<Node> = tb.as_ref().map(|(_, b)| nodes_for(b)).transpose()?.unwrap_or_default();
+    let mut tn = concordia_host::Nodes::new();
     let transcript = match &tb {
         Some((tname, b)) => Some(messages_of(tname, parse(tname, b, &mut tn)?.root())?),
         None => None,

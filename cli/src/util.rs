@@ -12,8 +12,8 @@ use std::fmt;
 use std::io::{self, IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use concordia_core::json::{self, Doc, Node, Options};
-use concordia_core::sink::{CountSink, Sink};
+use concordia_core::json::{self, Doc};
+use concordia_host::Nodes;
 use concordia_core::{jcs, Error};
 
 /// Why a command failed, which decides the exit status.
@@ -70,59 +70,26 @@ pub fn read_input(path: Option<&str>) -> CliResult<(String, Vec<u8>)> {
     }
 }
 
-/// A node buffer that always suffices for `input`, well-formed or not (a node per byte at
-/// the most), so malformed text gets its syntax error with its byte offset, never a
-/// buffer limit. 24 bytes of memory per input byte; an input too large for that memory is
-/// a one-line error, not an abort.
-pub fn nodes_for(input: &[u8]) -> CliResult<Vec<Node>> {
-    let mut nodes = Vec::new();
-    resize_nodes(&mut nodes, input.len())?;
-    Ok(nodes)
+/// The node buffer for one input: the host layer sizes it to the text when it parses
+/// ([`concordia_host::Nodes`]: one cheap counting pass, never the worst case up front), and
+/// a buffer that cannot be allocated is a one-line error, not an abort.
+pub fn nodes_for(_input: &[u8]) -> CliResult<Nodes> {
+    Ok(Nodes::new())
 }
 
-/// Makes `nodes` exactly the buffer [`nodes_for`] would allocate for `len` input bytes.
-pub fn resize_nodes(nodes: &mut Vec<Node>, len: usize) -> CliResult {
-    let n = json::nodes_for_any(len);
-    nodes.clear();
-    nodes
-        .try_reserve_exact(n)
-        .map_err(|_| usage(format!("input of {len} bytes is too large for this machine's memory")))?;
-    nodes.resize(n, Node::EMPTY);
-    Ok(())
+/// Parses under the one parsing policy of every Concordia surface
+/// ([`concordia_host::options`]: the core's default options, nesting depth
+/// [`json::DEFAULT_MAX_DEPTH`], integers within ±(2^53 - 1)), into nodes sized to the text.
+pub fn parse<'a>(name: &str, input: &'a [u8], nodes: &'a mut Nodes) -> CliResult<Doc<'a>> {
+    nodes.parse(input).map_err(|e| input_error(name, e))
 }
 
-/// The one parsing policy of every Concordia surface: the core's default options (nesting
-/// depth [`json::DEFAULT_MAX_DEPTH`], integers within ±(2^53 - 1)).
-pub fn options() -> Options {
-    Options::default()
-}
+pub use concordia_host::{VecRefSink, VecSink};
 
-/// Parses under the core's one policy ([`options`]).
-pub fn parse<'a>(name: &str, input: &'a [u8], nodes: &'a mut [Node]) -> CliResult<Doc<'a>> {
-    json::parse_with(input, nodes, &options()).map_err(|e| input_error(name, e))
-}
-
-/// A growable sink for the CLI (the core itself never allocates).
-#[derive(Default)]
-pub struct VecSink(pub Vec<u8>);
-
-impl Sink for VecSink {
-    fn write(&mut self, bytes: &[u8]) -> concordia_core::Result<()> {
-        self.0.extend_from_slice(bytes);
-        Ok(())
-    }
-}
-
-/// The canonical bytes of `value`, in a buffer of exactly the right size.
-pub fn canonical(value: json::Value<'_>) -> Vec<u8> {
-    let mut count = CountSink::default();
-    let _ = jcs::write(value, &mut count);
-    let mut out = vec![0u8; count.0];
-    match jcs::write_to_slice(value, &mut out) {
-        Ok(n) => out.truncate(n),
-        Err(_) => out.clear(),
-    }
-    out
+/// The canonical bytes of `value`, in a buffer of exactly the right size; an output that
+/// cannot be allocated is a one-line error.
+pub fn canonical(value: json::Value<'_>) -> CliResult<Vec<u8>> {
+    concordia_host::canonical(value).map_err(|e| usage(format!("canonical form: {e}")))
 }
 
 /// A JSON string literal with RFC 8785 escaping.

@@ -58,6 +58,9 @@ pub enum Limit {
     Capacity,
     /// A bounded computation (JSON Schema evaluation) used up its step budget.
     Steps,
+    /// A host could not allocate the memory an input needs (the core itself never
+    /// allocates; hosts report exhaustion with this instead of aborting).
+    Memory,
 }
 
 /// The reason classes of the conformance contract, plus `Input` and `Limit`.
@@ -222,6 +225,7 @@ impl fmt::Display for Limit {
             Limit::Size => "input too large",
             Limit::Capacity => "fixed capacity exceeded",
             Limit::Steps => "step budget exhausted",
+            Limit::Memory => "not enough memory",
         })
     }
 }

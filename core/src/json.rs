@@ -108,6 +108,53 @@ pub const fn nodes_for_any(len: usize) -> usize {
     len.saturating_add(1)
 }
 
+/// Nodes that suffice for `input` if it is well-formed, counted by one cheap pass: one for
+/// the top-level value plus one per `[`, `{`, `,` and `:` outside strings (every value and
+/// every member name other than the top-level value follows one of those). Malformed text may need more
+/// before its error shows; the reader then stops with [`Limit::Nodes`], and a host that
+/// wants the syntax error retries with [`nodes_for_any`]. An input without any structure
+/// needs one node, so a wrong guess about the input (300 MB of NUL bytes) costs one node,
+/// not one per byte.
+///
+/// ```
+/// use concordia_core::json::{nodes_for_text, parse, Node};
+///
+/// let text = br#"{"a": [1, 2, {"b": "x,[{"}], "c": null}"#;
+/// let mut nodes = vec![Node::EMPTY; nodes_for_text(text)];
+/// assert_eq!(nodes.len(), 10);
+/// assert!(parse(text, &mut nodes).is_ok());
+/// ```
+#[must_use]
+pub fn nodes_for_text(input: &[u8]) -> usize {
+    let mut count: usize = 1;
+    let mut rest = input;
+    loop {
+        // Outside a string: count structure up to the next quote.
+        let Some(q) = rest.iter().position(|&b| b == b'"') else {
+            count = count.saturating_add(structure(rest));
+            return count;
+        };
+        count = count.saturating_add(structure(&rest[..q]));
+        rest = &rest[q + 1..];
+        // Inside a string: skip to the closing quote, stepping over escapes.
+        loop {
+            let Some(e) = rest.iter().position(|&b| b == b'"' || b == b'\\') else {
+                return count;
+            };
+            if rest[e] == b'"' {
+                rest = &rest[e + 1..];
+                break;
+            }
+            rest = rest.get(e + 2..).unwrap_or_default();
+        }
+    }
+}
+
+/// The number of `[`, `{`, `,` and `:` in `bytes`.
+fn structure(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| matches!(b, b'[' | b'{' | b',' | b':')).count()
+}
+
 /// The default bound on container nesting.
 pub const DEFAULT_MAX_DEPTH: u32 = 128;
 

@@ -88,6 +88,11 @@ pub enum concordia_result {
     CONCORDIA_LIMIT_SIZE = 502,
     /// Limit: a fixed-capacity table (e.g. the 8 parties of a session) is full.
     CONCORDIA_LIMIT_CAPACITY = 503,
+    /// Limit: a bounded computation (JSON Schema evaluation) used up its step budget.
+    CONCORDIA_LIMIT_STEPS = 504,
+    /// Limit: the library could not allocate the memory an input needs (the process
+    /// lives; a smaller input, or more memory, may succeed).
+    CONCORDIA_LIMIT_MEMORY = 505,
     /// Limit: another bound (a kind added to the core after this code list).
     CONCORDIA_LIMIT_OTHER = 599,
     /// A Rust panic was caught at the boundary. The library is still usable, but an
@@ -101,7 +106,7 @@ pub enum concordia_result {
 
 impl concordia_result {
     /// Every code, in numeric order.
-    pub const ALL: [concordia_result; 39] = [
+    pub const ALL: [concordia_result; 41] = [
         concordia_result::CONCORDIA_OK,
         concordia_result::CONCORDIA_NULL_ARGUMENT,
         concordia_result::CONCORDIA_BUFFER_TOO_SMALL,
@@ -137,6 +142,8 @@ impl concordia_result {
         concordia_result::CONCORDIA_LIMIT_NODES,
         concordia_result::CONCORDIA_LIMIT_SIZE,
         concordia_result::CONCORDIA_LIMIT_CAPACITY,
+        concordia_result::CONCORDIA_LIMIT_STEPS,
+        concordia_result::CONCORDIA_LIMIT_MEMORY,
         concordia_result::CONCORDIA_LIMIT_OTHER,
         concordia_result::CONCORDIA_PANIC,
         concordia_result::CONCORDIA_INTERNAL,
@@ -192,6 +199,8 @@ impl concordia_result {
             concordia_result::CONCORDIA_LIMIT_NODES => "node buffer is full",
             concordia_result::CONCORDIA_LIMIT_SIZE => "input too large",
             concordia_result::CONCORDIA_LIMIT_CAPACITY => "fixed capacity exceeded",
+            concordia_result::CONCORDIA_LIMIT_STEPS => "step budget exhausted",
+            concordia_result::CONCORDIA_LIMIT_MEMORY => "not enough memory",
             concordia_result::CONCORDIA_LIMIT_OTHER => "limit exceeded",
             concordia_result::CONCORDIA_PANIC => "internal panic caught at the C boundary",
             concordia_result::CONCORDIA_INTERNAL => "internal error",
@@ -235,6 +244,8 @@ impl concordia_result {
             concordia_result::CONCORDIA_LIMIT_NODES => limit(Limit::Nodes),
             concordia_result::CONCORDIA_LIMIT_SIZE => limit(Limit::Size),
             concordia_result::CONCORDIA_LIMIT_CAPACITY => limit(Limit::Capacity),
+            concordia_result::CONCORDIA_LIMIT_STEPS => limit(Limit::Steps),
+            concordia_result::CONCORDIA_LIMIT_MEMORY => limit(Limit::Memory),
             _ => None,
         }
     }
@@ -285,6 +296,8 @@ pub fn code_of(e: &Error) -> concordia_result {
             Limit::Nodes => concordia_result::CONCORDIA_LIMIT_NODES,
             Limit::Size => concordia_result::CONCORDIA_LIMIT_SIZE,
             Limit::Capacity => concordia_result::CONCORDIA_LIMIT_CAPACITY,
+            Limit::Steps => concordia_result::CONCORDIA_LIMIT_STEPS,
+            Limit::Memory => concordia_result::CONCORDIA_LIMIT_MEMORY,
             _ => concordia_result::CONCORDIA_LIMIT_OTHER,
         },
         Error::BufferTooSmall { .. } => concordia_result::CONCORDIA_BUFFER_TOO_SMALL,

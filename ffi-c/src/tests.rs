@@ -26,7 +26,7 @@ fn all_core_errors() -> Vec<Error> {
         Syntax::DuplicateKey,
         Syntax::ByteOrderMark,
     ];
-    let limits = [Limit::Depth, Limit::Nodes, Limit::Size, Limit::Capacity];
+    let limits = [Limit::Depth, Limit::Nodes, Limit::Size, Limit::Capacity, Limit::Steps, Limit::Memory];
     let mut v: Vec<Error> = syntax.iter().map(|&kind| Error::Json { kind, offset: 3 }).collect();
     v.extend(limits.iter().map(|&kind| Error::Limit { kind, offset: 3 }));
     v.extend([

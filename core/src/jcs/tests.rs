@@ -229,6 +229,19 @@ proptest! {
         prop_assert!(a.root().equals(&b.root()));
     }
 
+    /// `json::nodes_for_text` is enough for every well-formed rendering (escapes, quotes,
+    /// brackets and commas inside strings included), and never more than one node per
+    /// structural byte plus one.
+    #[test]
+    fn nodes_for_text_suffices_for_well_formed_text(j in arb_json(), ws in prop::sample::select(vec!["", " ", "\n\t"]), esc: bool) {
+        let mut text = String::new();
+        render(&j, false, ws, esc, &mut text);
+        let need = crate::json::nodes_for_text(text.as_bytes());
+        prop_assert!(need <= crate::json::nodes_for_any(text.len()));
+        let mut nodes = vec![Node::EMPTY; need];
+        prop_assert!(parse(text.as_bytes(), &mut nodes).is_ok(), "{} nodes for {:?}", need, text);
+    }
+
     #[test]
     fn canonical_form_ignores_member_order_whitespace_and_escapes(j in arb_json()) {
         let mut plain = String::new();

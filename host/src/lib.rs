@@ -1,0 +1,284 @@
+//! The host layer of concordia-rs: what every wrapper (CLI, C ABI, Python, UniFFI, fuzz)
+//! needs around the allocation-free core, written once.
+//!
+//! The core never allocates: it parses into a caller's node slice and writes into a
+//! caller's buffer or sink. Hosts own that memory. This crate decides, for all of them:
+//!
+//! * **the one parsing policy** ([`options`]): the core's defaults, nesting depth
+//!   [`json::DEFAULT_MAX_DEPTH`] and integers within ±(2^53 − 1). No wrapper picks its own
+//!   depth or number domain, so every surface gives one verdict;
+//! * **memory sized to need** ([`Nodes`]): a node buffer of
+//!   [`json::nodes_for_text`] nodes (one cheap pass), never the worst case up front; only
+//!   malformed text that runs out of nodes is parsed again with the bound that always
+//!   reaches its syntax error;
+//! * **exhaustion is an error** ([`out_of_memory`]): every allocation whose size an input
+//!   decides is a fallible reservation that fails with
+//!   [`Error::Limit`]` { kind: `[`Limit::Memory`]` }`, which each wrapper maps to its own
+//!   error (CLI exit 2, Python `MemoryError`, C `CONCORDIA_LIMIT_MEMORY`);
+//! * **growable output** ([`VecSink`], [`write_vec`], [`canonical`]);
+//! * **key maps parsed once** ([`KeyMap`]) and **the host session type** ([`HostSession`]).
+//!
+//! ```
+//! use concordia_host::{canonical, Nodes};
+//!
+//! let mut nodes = Nodes::new();
+//! let doc = nodes.parse(br#"{"b": 1, "a": [true, null]}"#).unwrap();
+//! assert_eq!(canonical(doc.root()).unwrap(), br#"{"a":[true,null],"b":1}"#);
+//! ```
+
+use std::collections::HashMap;
+
+use concordia_core::error::Limit;
+use concordia_core::json::{self, Doc, Node, Options, Value};
+use concordia_core::message::KeyResolver;
+use concordia_core::session::Session;
+use concordia_core::sign::PublicKey;
+use concordia_core::sink::{CountSink, Sink};
+use concordia_core::{jcs, Error, Result};
+
+/// The one parsing policy of every surface: the core's default [`Options`].
+#[must_use]
+pub fn options() -> Options {
+    Options::default()
+}
+
+/// The error for an allocation the host could not make; `offset` is where in the input
+/// the need arose (0 when it is the input as a whole).
+#[must_use]
+pub const fn out_of_memory(offset: usize) -> Error {
+    Error::Limit { kind: Limit::Memory, offset }
+}
+
+/// A vector of `len` copies of `fill`, or [`out_of_memory`] when it cannot be allocated.
+///
+/// # Errors
+/// [`Error::Limit`] with [`Limit::Memory`].
+pub fn try_filled<T: Clone>(len: usize, fill: T) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| out_of_memory(0))?;
+    v.resize(len, fill);
+    Ok(v)
+}
+
+/// A reusable node buffer, sized to each input's need.
+///
+/// Two vectors, so that the retry for malformed text (a different borrow) needs no second
+/// parse of well-formed text: `tape` holds [`json::nodes_for_text`] nodes, `fallback` is
+/// allocated only when malformed text runs out of them.
+#[derive(Debug, Default)]
+pub struct Nodes {
+    tape: Vec<Node>,
+    fallback: Vec<Node>,
+}
+
+impl Nodes {
+    /// An empty buffer (it grows on first use).
+    #[must_use]
+    pub const fn new() -> Self {
+        Nodes { tape: Vec::new(), fallback: Vec::new() }
+    }
+
+    /// Parses `input` under the one policy ([`options`]).
+    ///
+    /// # Errors
+    /// The core's parse errors, with their byte offsets; [`Limit::Memory`] when the nodes
+    /// cannot be allocated.
+    pub fn parse<'a>(&'a mut self, input: &'a [u8]) -> Result<Doc<'a>> {
+        self.parse_with(input, &options())
+    }
+
+    /// Parses `input` with explicit reader options (only for formats whose own rules
+    /// differ, such as the Consensus venue's RFC 8785 reading of big integers).
+    ///
+    /// Sizing: first [`json::nodes_for_text`] nodes (enough for any well-formed text, often
+    /// far fewer than one per byte); when malformed text uses them up before its error
+    /// shows, once more with [`json::nodes_for_any`], which always reaches the syntax
+    /// error.
+    ///
+    /// # Errors
+    /// As [`Nodes::parse`].
+    pub fn parse_with<'a>(&'a mut self, input: &'a [u8], options: &Options) -> Result<Doc<'a>> {
+        let first = json::nodes_for_text(input);
+        ensure(&mut self.tape, first)?;
+        self.fallback = Vec::new();
+        match json::parse_with(input, &mut self.tape[..first], options) {
+            Err(Error::Limit { kind: Limit::Nodes, .. }) => {
+                ensure(&mut self.fallback, json::nodes_for_any(input.len()))?;
+                json::parse_with(input, &mut self.fallback, options)
+            }
+            other => other,
+        }
+    }
+
+    /// Gives back memory beyond `nodes` nodes kept from a large input.
+    pub fn shrink_to(&mut self, nodes: usize) {
+        self.fallback = Vec::new();
+        if self.tape.len() > nodes {
+            self.tape.truncate(nodes);
+            self.tape.shrink_to(nodes);
+        }
+    }
+
+    /// The nodes held now (for tests and memory reports).
+    #[must_use]
+    pub fn held(&self) -> usize {
+        self.tape.len() + self.fallback.len()
+    }
+}
+
+/// Grows `v` to at least `n` nodes, fallibly.
+fn ensure(v: &mut Vec<Node>, n: usize) -> Result<()> {
+    if v.len() < n {
+        v.try_reserve_exact(n - v.len()).map_err(|_| out_of_memory(0))?;
+        v.resize(n, Node::EMPTY);
+    }
+    Ok(())
+}
+
+/// A growable [`Sink`]; growth is a fallible reservation ([`Limit::Memory`] on failure).
+#[derive(Debug, Default)]
+pub struct VecSink(pub Vec<u8>);
+
+impl Sink for VecSink {
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        let offset = self.0.len();
+        self.0.try_reserve(bytes.len()).map_err(|_| out_of_memory(offset))?;
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A [`Sink`] that appends to a borrowed vector (fallibly, as [`VecSink`]).
+#[derive(Debug)]
+pub struct VecRefSink<'a>(pub &'a mut Vec<u8>);
+
+impl Sink for VecRefSink<'_> {
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        let offset = self.0.len();
+        self.0.try_reserve(bytes.len()).map_err(|_| out_of_memory(offset))?;
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// Runs a core writer that reports [`Error::BufferTooSmall`]` { needed }` into a buffer of
+/// `initial` bytes, and again with the room it asks for, a bounded number of times (every
+/// core writer settles in two passes). The result has exactly the written length.
+///
+/// # Errors
+/// The writer's error, [`Limit::Memory`], or `BufferTooSmall` if the writer keeps asking.
+pub fn write_vec(initial: usize, mut write: impl FnMut(&mut [u8]) -> Result<usize>) -> Result<Vec<u8>> {
+    let mut buf = try_filled(initial.max(64), 0u8)?;
+    for _ in 0..4 {
+        match write(&mut buf) {
+            Ok(n) => {
+                buf.truncate(n);
+                return Ok(buf);
+            }
+            Err(Error::BufferTooSmall { needed }) if needed > buf.len() => {
+                buf.try_reserve_exact(needed - buf.len()).map_err(|_| out_of_memory(0))?;
+                buf.resize(needed, 0);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(Error::BufferTooSmall { needed: buf.len() })
+}
+
+/// The RFC 8785 canonical form of `value`, in a buffer of exactly its size.
+///
+/// # Errors
+/// [`Limit::Memory`] when the output cannot be allocated.
+pub fn canonical(value: Value<'_>) -> Result<Vec<u8>> {
+    let mut count = CountSink::default();
+    jcs::write(value, &mut count)?;
+    let mut out = try_filled(count.0, 0u8)?;
+    let n = jcs::write_to_slice(value, &mut out)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// Parties a host session holds (the C ABI exports the same number).
+pub const SESSION_MAX_PARTIES: usize = 8;
+/// Numeric terms remembered per party in a host session.
+pub const SESSION_MAX_TERMS: usize = 32;
+
+/// The session type every host uses.
+pub type HostSession = Session<SESSION_MAX_PARTIES, SESSION_MAX_TERMS>;
+
+/// A key map `{"agent_id": "<base64 public key>", ...}`, parsed once and then looked up by
+/// every message (a [`KeyResolver`]).
+#[derive(Clone, Debug, Default)]
+pub struct KeyMap(HashMap<String, PublicKey>);
+
+impl KeyMap {
+    /// Reads a key map from JSON text: an object whose members are agent ids and whose
+    /// values are public keys in the SDK's base64 forms.
+    ///
+    /// # Errors
+    /// Parse errors, [`Error::Schema`] when it is not an object of strings, the key
+    /// decoding errors of [`PublicKey::from_b64`].
+    pub fn from_json(text: &[u8]) -> Result<Self> {
+        let mut nodes = Nodes::new();
+        let doc = nodes.parse(text)?;
+        Self::from_value(doc.root())
+    }
+
+    /// Reads a key map from a parsed object.
+    ///
+    /// # Errors
+    /// As [`KeyMap::from_json`].
+    pub fn from_value(root: Value<'_>) -> Result<Self> {
+        if root.kind() != json::Kind::Object {
+            return Err(Error::Schema("keys must be an object of agent_id to public key"));
+        }
+        let members = root.members();
+        let mut map = HashMap::new();
+        map.try_reserve(members.len()).map_err(|_| out_of_memory(0))?;
+        for (name, value) in members {
+            let key = concordia_core::message::public_key_from_value(value)?;
+            map.insert(name.chars().collect(), key);
+        }
+        Ok(KeyMap(map))
+    }
+
+    /// Adds or replaces a key.
+    pub fn insert(&mut self, agent_id: &str, key: PublicKey) {
+        self.0.insert(agent_id.to_owned(), key);
+    }
+
+    /// The key of `agent_id`.
+    #[must_use]
+    pub fn get(&self, agent_id: &str) -> Option<&PublicKey> {
+        self.0.get(agent_id)
+    }
+
+    /// The number of keys.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the map is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl KeyResolver for KeyMap {
+    fn resolve(&self, agent_id: concordia_core::json::Str<'_>) -> Option<PublicKey> {
+        let mut buf = [0u8; 512];
+        match agent_id.decode_into(&mut buf) {
+            Ok(id) => self.0.get(id).copied(),
+            Err(_) => {
+                let id: String = agent_id.chars().collect();
+                self.0.get(&id).copied()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;

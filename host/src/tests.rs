@@ -1,0 +1,75 @@
+use super::*;
+use concordia_core::error::Syntax;
+use concordia_core::sign::KeyPair;
+
+#[test]
+fn nodes_are_sized_to_the_text_not_the_length() {
+    let mut nodes = Nodes::new();
+    // 1 MB of spaces around one number: one node, not a million.
+    let mut text = vec![b' '; 1 << 20];
+    text.extend_from_slice(b"42");
+    let doc = nodes.parse(&text).unwrap();
+    assert_eq!(doc.root().as_f64(), Some(42.0));
+    assert_eq!(nodes.held(), 1);
+    // 1 MB of NUL bytes: the syntax error at byte 0, with one node.
+    let zeros = vec![0u8; 1 << 20];
+    let mut nodes = Nodes::new();
+    let err = nodes.parse(&zeros).unwrap_err();
+    assert_eq!(err, Error::Json { kind: Syntax::UnexpectedByte, offset: 0 });
+    assert_eq!(nodes.held(), 1);
+}
+
+#[test]
+fn malformed_text_that_outruns_the_count_still_gets_its_syntax_error() {
+    // `[[[[` never closes: the count (one per bracket) is enough, the error is the end.
+    let mut nodes = Nodes::new();
+    let err = nodes.parse(b"[[[[").unwrap_err();
+    assert_eq!(err, Error::Json { kind: Syntax::UnexpectedEnd, offset: 4 });
+    // Values without separators are refused at once.
+    for (text, offset) in [(&b"[1 2]"[..], 3), (b"{\"a\" 1}", 5), (b"\"abc", 4)] {
+        let err = Nodes::new().parse(text).unwrap_err();
+        assert_eq!(err.offset(), Some(offset), "{:?}", std::str::from_utf8(text));
+    }
+}
+
+#[test]
+fn the_policy_is_the_cores_default() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert!(Nodes::new().parse(deep(128).as_bytes()).is_ok());
+    let err = Nodes::new().parse(deep(129).as_bytes()).unwrap_err();
+    assert!(matches!(err, Error::Limit { kind: Limit::Depth, offset: 128 }), "{err:?}");
+    assert!(Nodes::new().parse(b"9007199254740993").is_err());
+    assert!(Nodes::new().parse(b"9007199254740991").is_ok());
+}
+
+#[test]
+fn sinks_and_writers() {
+    let mut nodes = Nodes::new();
+    let doc = nodes.parse(br#"{"b":"\u00e9","a":1e21}"#).unwrap();
+    let out = canonical(doc.root()).unwrap();
+    assert_eq!(out, "{\"a\":1e+21,\"b\":\"\u{e9}\"}".as_bytes());
+    let mut sink = VecSink::default();
+    jcs::write(doc.root(), &mut sink).unwrap();
+    assert_eq!(sink.0, out);
+    let v = write_vec(1, |buf| jcs::write_to_slice(doc.root(), buf)).unwrap();
+    assert_eq!(v, out);
+    assert_eq!(try_filled(3, 7u8).unwrap(), [7, 7, 7]);
+    assert_eq!(try_filled(usize::MAX, 0u8), Err(out_of_memory(0)));
+}
+
+#[test]
+fn key_maps_resolve_escaped_and_plain_ids() {
+    let a = KeyPair::from_seed(&[1; 32]).public_key();
+    let b = KeyPair::from_seed(&[2; 32]).public_key();
+    let text = format!(r#"{{"alice": "{}", "b\u00f6b": "{}"}}"#, a.to_b64url(), b.to_b64url());
+    let map = KeyMap::from_json(text.as_bytes()).unwrap();
+    assert_eq!(map.len(), 2);
+    let mut nodes = Nodes::new();
+    let doc = nodes.parse(br#"["alice", "b\u00f6b", "carol"]"#).unwrap();
+    let ids: Vec<_> = doc.root().elements().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(map.resolve(ids[0]), Some(a));
+    assert_eq!(map.resolve(ids[1]), Some(b));
+    assert_eq!(map.resolve(ids[2]), None);
+    assert!(matches!(KeyMap::from_json(b"[]"), Err(Error::Schema(_))));
+    assert!(KeyMap::from_json(br#"{"x": "AAAA"}"#).is_err());
+}
