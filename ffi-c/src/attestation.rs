@@ -202,7 +202,7 @@ pub unsafe extern "C" fn concordia_attestation_verify(
         let keys = unsafe { bytes_in(keys_json, keys_len) }?;
         // SAFETY: caller contract above.
         let transcript = unsafe { bytes_in(transcript_json, transcript_len) }?;
-        let (mut an, mut kn, mut tn) = (nodes_for(att), nodes_for(keys), Vec::new());
+        let (mut an, mut kn, mut tn) = (nodes_for(att), nodes_for(keys), nodes_for(transcript));
         let att = parse(att, &mut an)?;
         let keys = parse(keys, &mut kn)?;
         if keys.root().kind() != Kind::Object {

@@ -4,7 +4,8 @@
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use concordia_core::json::{self, Doc, Node};
+use concordia_core::json::Doc;
+use concordia_host::Nodes;
 use concordia_core::Error;
 
 use crate::result::{code_of, concordia_result};
@@ -173,16 +174,14 @@ pub(crate) fn write_sized(
     store_len(result, out_len)
 }
 
-/// The node buffer that always suffices for `input` (`len + 1`: enough for any text, so malformed input gets its syntax error; see `core::json`).
-pub(crate) fn nodes_for(input: &[u8]) -> Vec<Node> {
-    vec![Node::EMPTY; json::nodes_for_any(input.len())]
+/// A node buffer for one input, sized to the text when it parses (the host layer's
+/// policy: one counting pass, never the worst case up front; allocation failure is
+/// `CONCORDIA_LIMIT_MEMORY`).
+pub(crate) fn nodes_for(_input: &[u8]) -> Nodes {
+    Nodes::new()
 }
 
-/// Parses `input` into `nodes`, growing them to the size that always suffices.
-pub(crate) fn parse<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>) -> Result<Doc<'a>, Error> {
-    let need = json::nodes_for_any(input.len());
-    if nodes.len() < need {
-        nodes.resize(need, Node::EMPTY);
-    }
-    json::parse(input, nodes)
+/// Parses `input` under the one policy of every surface ([`concordia_host::options`]).
+pub(crate) fn parse<'a>(input: &'a [u8], nodes: &'a mut Nodes) -> Result<Doc<'a>, Error> {
+    nodes.parse(input)
 }

@@ -1,6 +1,7 @@
 //! The negotiation session state machine (SPEC §5) as an opaque object.
 
-use concordia_core::json::{Kind, Node};
+use concordia_core::json::Kind;
+use concordia_host::Nodes;
 use concordia_core::message::KeyMap;
 use concordia_core::session::{Role, Session, State, Timing};
 use concordia_core::time::Timestamp;
@@ -26,8 +27,8 @@ type CoreSession = Session<CONCORDIA_SESSION_MAX_PARTIES, CONCORDIA_SESSION_MAX_
 /// threads).
 pub struct concordia_session {
     pub(crate) session: CoreSession,
-    nodes: Vec<Node>,
-    key_nodes: Vec<Node>,
+    nodes: Nodes,
+    key_nodes: Nodes,
 }
 
 /// The six session states of SPEC §5.1.
@@ -145,7 +146,7 @@ pub unsafe extern "C" fn concordia_session_new(
             None => Timing::default(),
         };
         let session = CoreSession::new(id, timing, Timestamp::from_unix(created_at))?;
-        *out = Box::into_raw(Box::new(concordia_session { session, nodes: Vec::new(), key_nodes: Vec::new() }));
+        *out = Box::into_raw(Box::new(concordia_session { session, nodes: Nodes::new(), key_nodes: Nodes::new() }));
         Ok(())
     })
 }

@@ -1,8 +1,7 @@
 //! The streaming transcript verifier (SPEC §9.3): one message at a time, constant state.
 
-use concordia_core::json::Node;
-use concordia_core::message::{KeyMap, TranscriptVerifier};
-use concordia_core::Error;
+use concordia_core::message::TranscriptVerifier;
+use concordia_host::{KeyMap as HostKeyMap, Nodes};
 
 use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, parse, Fail, FfiResult, NULL};
 use crate::concordia_result;
@@ -15,9 +14,8 @@ use crate::concordia_result;
 /// Thread safety: not synchronized; use from one thread at a time (it may move between
 /// threads).
 pub struct concordia_transcript_verifier {
-    keys: Vec<u8>,
-    key_nodes: Vec<Node>,
-    message_nodes: Vec<Node>,
+    keys: HostKeyMap,
+    message_nodes: Nodes,
     verifier: TranscriptVerifier,
     finished: bool,
 }
@@ -52,16 +50,12 @@ pub unsafe extern "C" fn concordia_transcript_verifier_new(
             return Err(NULL);
         }
         // SAFETY: caller contract above.
-        let keys = unsafe { bytes_in(keys_json, keys_len) }?.to_vec();
-        let mut key_nodes = Vec::new();
-        let doc = parse(&keys, &mut key_nodes)?;
-        if doc.root().kind() != concordia_core::json::Kind::Object {
-            return Err(Fail::Core(Error::Schema("keys must be an object of agent_id to public key")));
-        }
+        let keys = unsafe { bytes_in(keys_json, keys_len) }?;
+        // Parsed once: every push looks keys up in the map.
+        let keys = HostKeyMap::from_json(keys)?;
         let v = concordia_transcript_verifier {
             keys,
-            key_nodes,
-            message_nodes: Vec::new(),
+            message_nodes: Nodes::new(),
             verifier: TranscriptVerifier::new(),
             finished: false,
         };
@@ -97,9 +91,8 @@ pub unsafe extern "C" fn concordia_transcript_verifier_push(
         if v.finished {
             return Err(Fail::Code(concordia_result::CONCORDIA_INVALID_STATE));
         }
-        let keys = parse(&v.keys, &mut v.key_nodes)?;
         let msg = parse(message, &mut v.message_nodes)?;
-        v.verifier.push(msg.root(), &KeyMap(keys.root()))?;
+        v.verifier.push(msg.root(), &v.keys)?;
         Ok(())
     })
 }

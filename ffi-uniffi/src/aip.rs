@@ -16,7 +16,6 @@ use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
 use concordia_core::aip::replay::{IdSlot, ReplayWindow, TimeSlot, Verdict};
 use concordia_core::aip::{trust, vc};
-use concordia_core::json::Node;
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
 use concordia_core::{encoding, jcs, Error};
@@ -129,7 +128,7 @@ pub struct AipDidDocument {
 }
 
 fn with_document<T>(json: &str, f: impl FnOnce(&DidDocument<'_>) -> Result<T, AipError>) -> Result<T, AipError> {
-    let mut nodes = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     let doc = parse(json.as_bytes(), &mut nodes)?;
     f(&did::document_from_value(doc.root())?)
 }
@@ -353,7 +352,7 @@ pub fn aip_seal(
     header: AipSealHeader,
     body_json: String,
 ) -> Result<String, AipError> {
-    let mut body_nodes = Vec::new();
+    let mut body_nodes = concordia_host::Nodes::new();
     let body_doc = parse(body_json.as_bytes(), &mut body_nodes)?;
     // The canonical form is never longer than the input.
     let body = write_vec(body_json.len(), |buf| jcs::write_to_slice(body_doc.root(), buf))?;
@@ -379,7 +378,7 @@ pub fn aip_seal(
 }
 
 fn with_envelope<T>(json: &str, f: impl FnOnce(&Envelope<'_>) -> Result<T, AipError>) -> Result<T, AipError> {
-    let mut nodes: Vec<Node> = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     let doc = parse(json.as_bytes(), &mut nodes)?;
     f(&envelope::from_value(doc.root())?)
 }
@@ -555,7 +554,7 @@ pub struct AipVerifiedCredential {
 /// proof.
 #[uniffi::export(default(created = None))]
 pub fn aip_vc_issue(key_pair: Arc<KeyPair>, credential_json: String, created: Option<String>) -> Result<String, AipError> {
-    let mut nodes = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     let doc = parse(credential_json.as_bytes(), &mut nodes)?;
     let out = write_vec(credential_json.len() * 2 + 1024, |buf| vc::issue(doc.root(), &key_pair.0, created.as_deref(), buf))?;
     Ok(utf8(out))
@@ -572,7 +571,7 @@ pub fn aip_vc_verify(
     revoked: Vec<String>,
     now: Option<SystemTime>,
 ) -> Result<AipVerifiedCredential, AipError> {
-    let mut nodes = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     let doc = parse(credential_json.as_bytes(), &mut nodes)?;
     let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
     let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();

@@ -86,7 +86,7 @@ fn parse_revision<T>(
     json: &str,
     f: impl FnOnce(concordia_core::json::Value<'_>) -> Result<T, ConsensusError>,
 ) -> Result<T, ConsensusError> {
-    let mut nodes: Vec<Node> = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     // RFC 8785's number domain, as the venue (JavaScript) reads it.
     let doc = parse_with(json.as_bytes(), &mut nodes, &Options::rfc8785())?;
     f(doc.root())

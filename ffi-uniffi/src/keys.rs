@@ -66,7 +66,7 @@ impl KeyPair {
     /// canonical object without `signature`) and returns it canonical, with `signature`
     /// (padded base64url) replaced or added.
     pub fn sign_object(&self, json: String) -> Result<String, SignatureError> {
-        let mut nodes = Vec::new();
+        let mut nodes = concordia_host::Nodes::new();
         let doc = parse(json.as_bytes(), &mut nodes)?;
         Ok(utf8(write_vec(json.len() + 128, |buf| message::sign_object(doc.root(), &self.0, buf))?))
     }
@@ -74,7 +74,7 @@ impl KeyPair {
     /// Builds a message envelope (SPEC §4.1), signs it and returns the signed message as
     /// canonical JSON. Optional members are omitted as the reference SDK omits them.
     pub fn sign_envelope(&self, envelope: Envelope) -> Result<String, SignatureError> {
-        let mut nodes = Vec::new();
+        let mut nodes = concordia_host::Nodes::new();
         let body = parse(envelope.body_json.as_bytes(), &mut nodes)?;
         let to: Vec<CoreParty<'_>> = envelope.to.iter().map(party).collect();
         let mut e = CoreEnvelope::new(
@@ -156,7 +156,7 @@ pub struct Envelope {
 #[uniffi::export]
 pub fn verify_signature(json: String, public_key: String) -> Result<(), SignatureError> {
     let pk = PublicKey::from_b64(&public_key)?;
-    let mut nodes = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     let doc = parse(json.as_bytes(), &mut nodes)?;
     message::verify_signed_object(doc.root(), &pk)?;
     Ok(())

@@ -53,7 +53,7 @@ pub fn version() -> String {
 /// beyond 2^53 - 1).
 #[uniffi::export]
 pub fn canonicalize(json: String) -> Result<String, JsonError> {
-    let mut nodes = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     let doc = util::parse(json.as_bytes(), &mut nodes)?;
     // The canonical form is never longer than the input.
     Ok(util::utf8(util::write_vec(json.len(), |buf| jcs::write_to_slice(doc.root(), buf))?))
@@ -63,7 +63,7 @@ pub fn canonicalize(json: String) -> Result<String, JsonError> {
 /// a message's chain hash (signature included).
 #[uniffi::export]
 pub fn hash(json: String) -> Result<String, JsonError> {
-    let mut nodes = Vec::new();
+    let mut nodes = concordia_host::Nodes::new();
     let doc = util::parse(json.as_bytes(), &mut nodes)?;
     Ok(digest::sha256_jcs(doc.root()).to_prefixed().as_str().to_string())
 }

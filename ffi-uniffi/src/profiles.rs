@@ -13,7 +13,7 @@ use crate::util::parse;
 #[uniffi::export]
 pub fn verify_profile(profile: String, input_json: String, context_json: String) -> Result<(), ProtocolError> {
     let profile = Profile::from_name(&profile).ok_or(Error::InvalidArgument("unknown verification profile"))?;
-    let (mut input_nodes, mut context_nodes) = (Vec::new(), Vec::new());
+    let (mut input_nodes, mut context_nodes) = (concordia_host::Nodes::new(), concordia_host::Nodes::new());
     let input = parse(input_json.as_bytes(), &mut input_nodes)?;
     let context = parse(context_json.as_bytes(), &mut context_nodes)?;
     profiles::verify_profile(profile, input.root(), context.root(), &VerifyOptions::default())?;

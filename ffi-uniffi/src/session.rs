@@ -3,7 +3,6 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
-use concordia_core::json::Node;
 use concordia_core::message::KeyMap;
 use concordia_core::session::{Role as CoreRole, Session as CoreSession, State as CoreState, Timing as CoreTiming};
 use concordia_core::sign::PublicKey;
@@ -136,7 +135,7 @@ pub struct PartyInfo {
 #[derive(uniffi::Object)]
 pub struct Session {
     pub(crate) inner: Mutex<Inner>,
-    nodes: Mutex<(Vec<Node>, Vec<Node>)>,
+    nodes: Mutex<(concordia_host::Nodes, concordia_host::Nodes)>,
 }
 
 impl std::fmt::Debug for Session {
@@ -159,7 +158,7 @@ impl Session {
     pub fn new(id: String, created_at: SystemTime, timing: Option<Timing>) -> Result<Arc<Self>, ProtocolError> {
         let timing = timing.map_or_else(CoreTiming::default, CoreTiming::from);
         let session = Inner::new(&id, timing, timestamp(created_at)?)?;
-        Ok(Arc::new(Session { inner: Mutex::new(session), nodes: Mutex::new((Vec::new(), Vec::new())) }))
+        Ok(Arc::new(Session { inner: Mutex::new(session), nodes: Mutex::new((concordia_host::Nodes::new(), concordia_host::Nodes::new())) }))
     }
 
     /// Registers a party with its role and, optionally, its public key (base64 or

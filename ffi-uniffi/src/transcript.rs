@@ -2,7 +2,6 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use concordia_core::json::Node;
 use concordia_core::message::{self, KeyMap, TranscriptVerifier as CoreVerifier};
 
 use crate::errors::ProtocolError;
@@ -13,14 +12,14 @@ use crate::util::{parse, parse_keys};
 /// in the key map, the signature verifies). A message that fails leaves it unchanged.
 #[derive(uniffi::Object)]
 pub struct TranscriptVerifier {
-    keys: Vec<u8>,
+    /// Parsed once; every push looks the sender up here.
+    keys: concordia_host::KeyMap,
     inner: Mutex<State>,
 }
 
 struct State {
     verifier: CoreVerifier,
-    key_nodes: Vec<Node>,
-    message_nodes: Vec<Node>,
+    message_nodes: concordia_host::Nodes,
 }
 
 impl std::fmt::Debug for TranscriptVerifier {
@@ -45,10 +44,8 @@ impl TranscriptVerifier {
     /// public key (the `keys.json` of `concordia demo`).
     #[uniffi::constructor]
     pub fn new(keys_json: String) -> Result<std::sync::Arc<Self>, ProtocolError> {
-        let keys = keys_json.into_bytes();
-        let mut key_nodes = Vec::new();
-        parse_keys(&keys, &mut key_nodes)?;
-        let state = State { verifier: CoreVerifier::new(), key_nodes, message_nodes: Vec::new() };
+        let keys = concordia_host::KeyMap::from_json(keys_json.as_bytes())?;
+        let state = State { verifier: CoreVerifier::new(), message_nodes: concordia_host::Nodes::new() };
         Ok(std::sync::Arc::new(TranscriptVerifier { keys, inner: Mutex::new(state) }))
     }
 
@@ -56,10 +53,9 @@ impl TranscriptVerifier {
     /// message's hash (the next message's `prev_hash`).
     pub fn push(&self, message_json: String) -> Result<String, ProtocolError> {
         let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let State { verifier, key_nodes, message_nodes } = &mut *guard;
-        let keys = parse(&self.keys, key_nodes)?;
+        let State { verifier, message_nodes } = &mut *guard;
         let msg = parse(message_json.as_bytes(), message_nodes)?;
-        let h = verifier.push(msg.root(), &KeyMap(keys.root()))?;
+        let h = verifier.push(msg.root(), &self.keys)?;
         Ok(h.to_prefixed().as_str().to_string())
     }
 
@@ -78,7 +74,7 @@ impl TranscriptVerifier {
 /// failure's message names the index of the first message that failed.
 #[uniffi::export]
 pub fn verify_transcript(transcript_json: String, keys_json: String) -> Result<TranscriptSummary, ProtocolError> {
-    let (mut tn, mut kn) = (Vec::new(), Vec::new());
+    let (mut tn, mut kn) = (concordia_host::Nodes::new(), concordia_host::Nodes::new());
     let keys = parse_keys(keys_json.as_bytes(), &mut kn)?;
     let transcript = parse(transcript_json.as_bytes(), &mut tn)?;
     let v = message::verify_transcript(transcript.root(), &KeyMap(keys.root())).map_err(|(i, e)| {

@@ -2,27 +2,24 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use concordia_core::json::{self, Doc, Kind, Node, Options};
+use concordia_core::json::{Doc, Kind, Options};
+use concordia_host::Nodes;
 use concordia_core::time::Timestamp;
 use concordia_core::Error;
 
-/// Parses `input` into `nodes`, growing them to the size that always suffices
-/// (`len + 1`: enough for any text, so malformed input gets its syntax error; see `concordia_core::json`).
-pub(crate) fn parse<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>) -> Result<Doc<'a>, Error> {
-    parse_with(input, nodes, &Options::default())
+/// Parses `input` under the one policy of every surface ([`concordia_host::options`]),
+/// into nodes sized to the text (the host layer's sizing; exhaustion is an error).
+pub(crate) fn parse<'a>(input: &'a [u8], nodes: &'a mut Nodes) -> Result<Doc<'a>, Error> {
+    nodes.parse(input)
 }
 
-/// As [`parse`], with reader options.
-pub(crate) fn parse_with<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>, options: &Options) -> Result<Doc<'a>, Error> {
-    let need = json::nodes_for_any(input.len());
-    if nodes.len() < need {
-        nodes.resize(need, Node::EMPTY);
-    }
-    json::parse_with(input, nodes, options)
+/// As [`parse`], with reader options (the Consensus venue's RFC 8785 reading).
+pub(crate) fn parse_with<'a>(input: &'a [u8], nodes: &'a mut Nodes, options: &Options) -> Result<Doc<'a>, Error> {
+    nodes.parse_with(input, options)
 }
 
 /// Parses a key map (`{"agent_id": "<base64url key>", ...}`), which must be an object.
-pub(crate) fn parse_keys<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>) -> Result<Doc<'a>, Error> {
+pub(crate) fn parse_keys<'a>(input: &'a [u8], nodes: &'a mut Nodes) -> Result<Doc<'a>, Error> {
     let doc = parse(input, nodes)?;
     if doc.root().kind() != Kind::Object {
         return Err(Error::Schema("keys must be an object of agent_id to public key"));
@@ -30,25 +27,7 @@ pub(crate) fn parse_keys<'a>(input: &'a [u8], nodes: &'a mut Vec<Node>) -> Resul
     Ok(doc)
 }
 
-/// Runs a core writer into a growing buffer: it reports `BufferTooSmall { needed }` and is
-/// asked again with that much room (a bounded number of times).
-pub(crate) fn write_vec(
-    initial: usize,
-    mut write: impl FnMut(&mut [u8]) -> Result<usize, Error>,
-) -> Result<Vec<u8>, Error> {
-    let mut buf = vec![0u8; initial.max(64)];
-    for _ in 0..4 {
-        match write(&mut buf) {
-            Ok(n) => {
-                buf.truncate(n);
-                return Ok(buf);
-            }
-            Err(Error::BufferTooSmall { needed }) if needed > buf.len() => buf.resize(needed, 0),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(Error::BufferTooSmall { needed: buf.len() })
-}
+pub(crate) use concordia_host::write_vec;
 
 /// Bytes the core writes as canonical JSON, as a `String`.
 pub(crate) fn utf8(bytes: Vec<u8>) -> String {

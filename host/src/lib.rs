@@ -216,8 +216,8 @@ impl KeyMap {
     /// values are public keys in the SDK's base64 forms.
     ///
     /// # Errors
-    /// Parse errors, [`Error::Schema`] when it is not an object of strings, the key
-    /// decoding errors of [`PublicKey::from_b64`].
+    /// Parse errors, [`Error::Schema`] when it is not an object. Entries whose value is
+    /// not a public key are left out, as the core's `message::KeyMap` ignores them.
     pub fn from_json(text: &[u8]) -> Result<Self> {
         let mut nodes = Nodes::new();
         let doc = nodes.parse(text)?;
@@ -236,8 +236,11 @@ impl KeyMap {
         let mut map = HashMap::new();
         map.try_reserve(members.len()).map_err(|_| out_of_memory(0))?;
         for (name, value) in members {
-            let key = concordia_core::message::public_key_from_value(value)?;
-            map.insert(name.chars().collect(), key);
+            // As the core's `message::KeyMap`: an entry that does not decode resolves to
+            // nothing (the message it would verify fails with `UnknownKey`).
+            if let Ok(key) = concordia_core::message::public_key_from_value(value) {
+                map.insert(name.chars().collect(), key);
+            }
         }
         Ok(KeyMap(map))
     }

@@ -71,5 +71,5 @@ fn key_maps_resolve_escaped_and_plain_ids() {
     assert_eq!(map.resolve(ids[1]), Some(b));
     assert_eq!(map.resolve(ids[2]), None);
     assert!(matches!(KeyMap::from_json(b"[]"), Err(Error::Schema(_))));
-    assert!(KeyMap::from_json(br#"{"x": "AAAA"}"#).is_err());
+    assert!(KeyMap::from_json(br#"{"x": "AAAA", "y": 1}"#).unwrap().is_empty());
 }
