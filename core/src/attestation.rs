@@ -554,8 +554,7 @@ pub fn verify(attestation: Value<'_>, keys: Value<'_>, transcript: Option<Value<
             return Err(Error::Signature);
         }
     }
-    let version = attestation.get("concordia_attestation").and_then(|v| v.as_plain_str()).unwrap_or("");
-    let binding = if !version_at_least(version, 0, 3) {
+    let binding = if !crate::record::version_at_least(attestation.get("concordia_attestation"), 0, 3) {
         SetBinding::LegacyUnbound
     } else if let Some(messages) = transcript {
         let chain = crate::message::verify_transcript(messages, &crate::message::KeyMap(keys)).map_err(|(_, e)| e)?;
@@ -572,16 +571,6 @@ pub fn verify(attestation: Value<'_>, keys: Value<'_>, transcript: Option<Value<
         SetBinding::Unchecked
     };
     Ok(Verified { parties, countersignatures, binding })
-}
-
-/// `major.minor.patch` at least `major.minor`; anything else is not.
-fn version_at_least(v: &str, major: u64, minor: u64) -> bool {
-    let mut parts = v.split('.');
-    let num = |p: Option<&str>| p.filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<u64>().ok());
-    match (num(parts.next()), num(parts.next()), num(parts.next()), parts.next()) {
-        (Some(a), Some(b), Some(_), None) => (a, b) >= (major, minor),
-        _ => false,
-    }
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@ pub mod offer;
 pub mod preimage;
 pub mod privacy;
 pub mod profiles;
+pub mod record;
 pub mod schema;
 pub mod session;
 pub mod sign;

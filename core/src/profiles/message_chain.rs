@@ -79,40 +79,12 @@ pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions)
     Ok(())
 }
 
-/// `^\d+\.\d+\.\d+\Z` and `(major, minor) >= (0, 3)`, with Python's Unicode `\d` and `int()`.
-fn version_at_least_0_3(v: Option<Value<'_>>) -> bool {
-    let Some(s) = v.and_then(|v| v.as_str()) else { return false };
-    let mut parts = [0u64; 3];
-    let mut idx = 0usize;
-    let mut digits = 0usize;
-    for c in s.chars() {
-        if c == '.' {
-            if digits == 0 || idx >= 2 {
-                return false;
-            }
-            idx += 1;
-            digits = 0;
-        } else if let Some(d) = crate::privacy::digit_value(c) {
-            if let Some(p) = parts.get_mut(idx) {
-                *p = p.saturating_mul(10).saturating_add(u64::from(d));
-            }
-            digits += 1;
-        } else {
-            return false;
-        }
-    }
-    if idx != 2 || digits == 0 {
-        return false;
-    }
-    parts[0] > 0 || parts[1] >= 3
-}
-
 /// Checks a v0.3.0 receipt against the presented messages: schema, version, party
 /// signatures and countersignatures under `keys`, `message_count` and `chain_head`.
 fn verify_receipt_binding(receipt: Value<'_>, messages: Value<'_>, keys: Value<'_>) -> Result<()> {
     let receipt = object(Some(receipt), "receipt must be an object")?;
     schema(SchemaId::Attestation, receipt)?;
-    if !version_at_least_0_3(receipt.get("concordia_attestation")) {
+    if !crate::record::version_at_least(receipt.get("concordia_attestation"), 0, 3) {
         return Err(Error::Binding("receipt is legacy set-unbound"));
     }
     let head = receipt.get("chain_head").and_then(|h| h.as_plain_str());
