@@ -319,72 +319,33 @@ pub(crate) fn member<'a>(value: Value<'a>, key: &str) -> Option<Value<'a>> {
     if value.kind() == Kind::Object { value.get(key) } else { None }
 }
 
-/// Decodes base64 the way the reference runner does (`base64.b64decode` with `-_`
-/// alt-chars after re-padding): both alphabets accepted, padding optional, trailing bits
-/// ignored. Returns the number of bytes written into `out`.
-fn decode_b64_lenient(text: Str<'_>, out: &mut [u8]) -> Result<usize> {
-    const BAD: Error = Error::Encoding("base64");
-    let mut acc: u32 = 0;
-    let mut bits: u32 = 0;
-    let mut n = 0usize;
-    let mut data_chars = 0usize;
-    let mut pad = 0usize;
-    for c in text.chars() {
-        let v = match c {
-            'A'..='Z' => c as u32 - 'A' as u32,
-            'a'..='z' => c as u32 - 'a' as u32 + 26,
-            '0'..='9' => c as u32 - '0' as u32 + 52,
-            '+' | '-' => 62,
-            '/' | '_' => 63,
-            '=' => {
-                pad += 1;
-                continue;
-            }
-            _ => return Err(BAD),
-        };
-        if pad > 0 {
-            return Err(BAD);
-        }
-        data_chars += 1;
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            let byte = ((acc >> bits) & 0xff) as u8;
-            *out.get_mut(n).ok_or(BAD)? = byte;
-            n += 1;
-        }
-        acc &= (1 << bits) - 1;
-    }
-    // After re-padding to a multiple of four, at most two `=` may follow the data, and a
-    // single leftover character is never valid.
-    let added = (4 - (data_chars + pad) % 4) % 4;
-    if data_chars % 4 == 1 || pad + added > 2 {
-        return Err(BAD);
-    }
-    Ok(n)
-}
-
 /// An Ed25519 public key held as a base64url string in `value`; missing or not a string
 /// is [`Error::UnknownKey`].
 pub(crate) fn public_key(value: Option<Value<'_>>) -> Result<PublicKey> {
     let s = value.and_then(|v| v.as_str()).ok_or(Error::UnknownKey)?;
-    let mut buf = [0u8; 33];
-    match decode_b64_lenient(s, &mut buf) {
-        Ok(32) => PublicKey::from_bytes(buf.get(..32).unwrap_or_default()).map_err(|_| Error::Signature),
-        _ => Err(Error::Signature),
-    }
+    let mut buf = [0u8; 128];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Signature)?;
+    PublicKey::from_b64(text).map_err(|_| Error::Signature)
 }
 
-/// An Ed25519 signature held as a base64url string in `value`; missing, not a string or
-/// not 64 bytes is a signature failure.
+/// A counterparty co-signature (the SDK's cosign lane): unpadded base64url, 86 characters,
+/// exactly what `cosign.cosign_receipt` emits; anything else is a signature failure.
+pub(crate) fn cosign_signature(value: Option<Value<'_>>) -> Result<Signature> {
+    let s = value.and_then(|v| v.as_str()).ok_or(Error::Signature)?;
+    let mut buf = [0u8; 128];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Signature)?;
+    Signature::from_b64url_nopad(text).map_err(|_| Error::Signature)
+}
+
+/// An Ed25519 signature held as a base64url string in `value`, in its one spelling:
+/// padded URL-safe base64, exactly what the SDK's `sign_message` (and every other signer
+/// but the cosign lane) emits. Missing, not a string, another spelling or not 64 bytes is
+/// a signature failure.
 pub(crate) fn signature(value: Option<Value<'_>>) -> Result<Signature> {
     let s = value.and_then(|v| v.as_str()).ok_or(Error::Signature)?;
-    let mut buf = [0u8; 65];
-    match decode_b64_lenient(s, &mut buf) {
-        Ok(64) => Signature::from_bytes(buf.get(..64).unwrap_or_default()).map_err(|_| Error::Signature),
-        _ => Err(Error::Signature),
-    }
+    let mut buf = [0u8; 128];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Signature)?;
+    Signature::from_b64url(text).map_err(|_| Error::Signature)
 }
 
 /// Verifies `sig` under `key` over the canonical form of `value` under `rule`, streamed.

@@ -248,5 +248,8 @@ pub fn verify_cosign(input: Value<'_>, context: Value<'_>) -> Result<()> {
         return Err(Error::Binding("counterparty party entry"));
     };
     check_canonical_sha256(input, &SignaturesRecursive, context)?;
-    verify_preimage(input, &SignaturesRecursive, &key, &bare_signature(party)?)
+    // The cosign lane's own spelling: unpadded base64url, what the SDK's `cosign_receipt`
+    // emits (`rstrip(b"=")`); the sign_message lane's padded form is refused here.
+    let sig = super::cosign_signature(party.get("signature"))?;
+    verify_preimage(input, &SignaturesRecursive, &key, &sig)
 }
