@@ -121,6 +121,29 @@ fn generated_attestation_passes_the_conformance_profiles() {
     let mut tn = vec![Node::EMPTY; n];
     let t = parse(tampered.as_bytes(), &mut tn).unwrap();
     assert!(verify_profile(Profile::AttestationCountersign, t.root(), ctx.root(), &opts).is_err());
+
+    // One spelling: the same signatures, unpadded or with non-zero trailing bits, are
+    // refused (the SDK's verify_signature refuses the unpadded form too).
+    let keys_text = std::format!(
+        r#"{{"{}": "{}", "{}": "{}"}}"#,
+        k[0].0, k[0].1.public_key().to_b64url(), k[1].0, k[1].1.public_key().to_b64url()
+    );
+    let mut kn = vec![Node::EMPTY; 16];
+    let keys_doc = parse(keys_text.as_bytes(), &mut kn).unwrap();
+    assert!(verify(r, keys_doc.root(), None).is_ok());
+    let sig = r.pointer("/parties/0/signature").unwrap().as_plain_str().unwrap();
+    // The last data character carries 2 data bits and 4 unused ones: set the lowest.
+    const URL: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let last = URL.find(&sig[85..86]).unwrap();
+    assert_eq!(last % 16, 0);
+    let bumped = &URL[last + 1..last + 2];
+    for other in [String::from(sig.trim_end_matches('=')), std::format!("{}{}==", &sig[..85], bumped)] {
+        let edited = text.replace(sig, &other);
+        let mut en = vec![Node::EMPTY; n];
+        let e = parse(edited.as_bytes(), &mut en).unwrap();
+        assert!(verify(e.root(), keys_doc.root(), None).is_err(), "{other}");
+        assert!(verify_profile(Profile::Attestation, e.root(), ctx.root(), &opts).is_err(), "{other}");
+    }
 }
 
 #[test]
