@@ -17,6 +17,8 @@ use heapless::Vec;
 use crate::error::{Error, Result};
 use crate::jcs::{write_number, write_plain_str};
 use crate::json::{Kind, Value};
+use crate::preimage::{Countersign, WithoutSignature};
+use crate::record::{bare_signature, lookup, member, object, public_key, signature, verify_preimage};
 use crate::session::{Behavior, Party, Session, State};
 use crate::sign::{KeyPair, Signature};
 use crate::sink::{Sink, SliceSink};
@@ -534,22 +536,22 @@ pub enum SetBinding {
 /// [`Error::Binding`] (`"message_count"`, `"chain_head"`, or a transcript link).
 pub fn verify(attestation: Value<'_>, keys: Value<'_>, transcript: Option<Value<'_>>) -> Result<Verified> {
     crate::schema::validate(crate::schema::SchemaId::Attestation, attestation)?;
-    let parties = crate::profiles::verify_attestation(attestation, keys)?;
+    let parties = verify_party_signatures(attestation, keys)?;
     let counter = attestation.get("countersignatures");
     let mut countersignatures = 0;
     if let Some(map) = counter.filter(|c| c.kind() == Kind::Object) {
         for (agent, sig) in map.sorted_members() {
-            let key = crate::profiles::lookup(keys, agent).ok_or(Error::UnknownKey)?;
+            let key = lookup(keys, agent).ok_or(Error::UnknownKey)?;
             let key = crate::message::public_key_from_value(key)?;
             let sig = crate::message::signature_from_value(sig)?;
-            crate::profiles::verify_preimage(attestation, &crate::preimage::Countersign, &key, &sig)?;
+            verify_preimage(attestation, &crate::preimage::Countersign, &key, &sig)?;
             countersignatures += 1;
         }
     }
     for party in attestation.get("parties").map(|p| p.elements()).into_iter().flatten() {
         let signed = party.get("signature").and_then(|s| s.as_str()).is_some_and(|s| !s.raw().is_empty());
         let agent = party.get("agent_id").and_then(|a| a.as_str());
-        let countersigned = agent.is_some_and(|a| counter.and_then(|c| crate::profiles::lookup(c, a)).is_some());
+        let countersigned = agent.is_some_and(|a| counter.and_then(|c| lookup(c, a)).is_some());
         if signed && !countersigned {
             return Err(Error::Signature);
         }
@@ -571,6 +573,54 @@ pub fn verify(attestation: Value<'_>, keys: Value<'_>, transcript: Option<Value<
         SetBinding::Unchecked
     };
     Ok(Verified { parties, countersignatures, binding })
+}
+
+/// Verifies every `parties[]` signature of an Attestation: each party object, without its
+/// own `signature`, signed by the key `keys[agent_id]`. Returns the number of parties.
+///
+/// # Errors
+/// [`Error::Schema`] for a malformed party, [`Error::UnknownKey`] when a party has no key,
+/// [`Error::Signature`] when a signature does not verify.
+pub fn verify_party_signatures(input: Value<'_>, keys: Value<'_>) -> Result<usize> {
+    if keys.kind() != Kind::Object {
+        return Err(Error::UnknownKey);
+    }
+    let parties = member(input, "parties").filter(|p| p.kind() == Kind::Array).ok_or(Error::Schema("parties"))?;
+    for party in parties.elements() {
+        let party = object(Some(party), "party must be an object")?;
+        let agent = party.get("agent_id").and_then(|a| a.as_str()).filter(|a| !a.raw().is_empty());
+        let agent = agent.ok_or(Error::Schema("party agent_id"))?;
+        let key = lookup(keys, agent);
+        let key = public_key(key.filter(|k| k.kind() == Kind::String))?;
+        verify_preimage(party, &WithoutSignature, &key, &bare_signature(party)?)?;
+    }
+    Ok(parties.len())
+}
+
+/// Verifies the countersignatures of an Attestation: for each agent id in the array
+/// `countersigners`, `countersignatures[agent_id]` must verify under `keys[agent_id]` over
+/// `CosignJCS(input without countersignatures)`.
+///
+/// # Errors
+/// [`Error::Schema`] for malformed inputs (including an empty `countersigners`),
+/// [`Error::UnknownKey`] for a missing key, [`Error::Signature`] for a missing or bad
+/// countersignature.
+pub fn verify_countersignatures(input: Value<'_>, keys: Value<'_>, countersigners: Value<'_>) -> Result<()> {
+    if keys.kind() != Kind::Object {
+        return Err(Error::UnknownKey);
+    }
+    if countersigners.kind() != Kind::Array || countersigners.is_empty() {
+        return Err(Error::Schema("countersigners"));
+    }
+    let sigs = member(input, "countersignatures").filter(|c| c.kind() == Kind::Object);
+    let sigs = sigs.ok_or(Error::Signature)?;
+    for signer in countersigners.elements() {
+        let signer = signer.as_str().ok_or(Error::Schema("countersigner"))?;
+        let sig = lookup(sigs, signer).filter(|s| s.kind() == Kind::String).ok_or(Error::Signature)?;
+        let key = lookup(keys, signer).filter(|k| k.kind() == Kind::String).ok_or(Error::UnknownKey)?;
+        verify_preimage(input, &Countersign, &public_key(Some(key))?, &signature(Some(sig))?)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

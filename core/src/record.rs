@@ -1,10 +1,22 @@
-//! Rules shared by several kinds of record, each written once.
+//! The record kernel: readers and rules shared by several kinds of record (messages,
+//! attestations, receipts, the conformance profiles), each written once.
 //!
 //! * [`version_at_least`]: the protocol version gate (`concordia_attestation` and the like),
-//!   as the reference SDK and runner read it.
+//!   as the reference SDK and runner read it;
+//! * key and signature readers over JSON values, in the one accepted spelling of each lane
+//!   (`signature`: padded base64url, the sign_message lane; `cosign_signature`: unpadded,
+//!   the cosign lane), and the streamed signature check `verify_preimage`;
+//! * small shape helpers (`object`, `member`, `lookup`) and `timestamp`.
+//!
+//! The conformance profiles (`crate::profiles`) use these; nothing here uses the profiles.
 
-use crate::json::Value;
+use crate::digest::Digest;
+use crate::error::{Error, Result};
+use crate::json::{Kind, Str, Value};
+use crate::preimage::Preimage;
 use crate::privacy::digit_value;
+use crate::sign::{PublicKey, Signature, VerifySink};
+use crate::time::Timestamp;
 
 /// Whether `v` is a version string `^\d+\.\d+\.\d+\Z` whose `(major, minor)` is at least
 /// the one given, read as the reference SDK (`attestation._attestation_version_at_least`)
@@ -43,6 +55,89 @@ pub fn version_at_least(v: Option<Value<'_>>, major: u64, minor: u64) -> bool {
         }
     }
     idx == 2 && digits > 0 && (parts[0], parts[1]) >= (major, minor)
+}
+
+/// `value` if it is an object, else a schema error naming `what`.
+pub(crate) fn object<'a>(value: Option<Value<'a>>, what: &'static str) -> Result<Value<'a>> {
+    match value {
+        Some(v) if v.kind() == Kind::Object => Ok(v),
+        _ => Err(Error::Schema(what)),
+    }
+}
+
+/// The member of the object `map` whose (decoded) name equals `key`.
+pub(crate) fn lookup<'a>(map: Value<'a>, key: Str<'_>) -> Option<Value<'a>> {
+    if map.kind() != Kind::Object {
+        return None;
+    }
+    map.sorted_members().find(|(k, _)| *k == key).map(|(_, v)| v)
+}
+
+/// The member `key` of `value` when `value` is an object.
+pub(crate) fn member<'a>(value: Value<'a>, key: &str) -> Option<Value<'a>> {
+    if value.kind() == Kind::Object { value.get(key) } else { None }
+}
+
+/// An Ed25519 public key held as a base64url string in `value`; missing or not a string
+/// is [`Error::UnknownKey`].
+pub(crate) fn public_key(value: Option<Value<'_>>) -> Result<PublicKey> {
+    let s = value.and_then(|v| v.as_str()).ok_or(Error::UnknownKey)?;
+    let mut buf = [0u8; 128];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Signature)?;
+    PublicKey::from_b64(text).map_err(|_| Error::Signature)
+}
+
+/// A counterparty co-signature (the SDK's cosign lane): unpadded base64url, 86 characters,
+/// exactly what `cosign.cosign_receipt` emits; anything else is a signature failure.
+pub(crate) fn cosign_signature(value: Option<Value<'_>>) -> Result<Signature> {
+    let s = value.and_then(|v| v.as_str()).ok_or(Error::Signature)?;
+    let mut buf = [0u8; 128];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Signature)?;
+    Signature::from_b64url_nopad(text).map_err(|_| Error::Signature)
+}
+
+/// An Ed25519 signature held as a base64url string in `value`, in its one spelling:
+/// padded URL-safe base64, exactly what the SDK's `sign_message` (and every other signer
+/// but the cosign lane) emits. Missing, not a string, another spelling or not 64 bytes is
+/// a signature failure.
+pub(crate) fn signature(value: Option<Value<'_>>) -> Result<Signature> {
+    let s = value.and_then(|v| v.as_str()).ok_or(Error::Signature)?;
+    let mut buf = [0u8; 128];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Signature)?;
+    Signature::from_b64url(text).map_err(|_| Error::Signature)
+}
+
+/// Verifies `sig` under `key` over the canonical form of `value` under `rule`, streamed.
+pub(crate) fn verify_preimage<P: Preimage + ?Sized>(
+    value: Value<'_>,
+    rule: &P,
+    key: &PublicKey,
+    sig: &Signature,
+) -> Result<()> {
+    let mut sink = VerifySink::new(key, sig).map_err(|_| Error::Signature)?;
+    crate::jcs::write_with(value, rule, &mut sink)?;
+    sink.finish().map_err(|_| Error::Signature)
+}
+
+/// Whether `expected` is a string equal to `sha256:<hex of digest>`.
+pub(crate) fn digest_equals(digest: &Digest, expected: Option<Value<'_>>) -> bool {
+    expected.is_some_and(|e| e.is_str(digest.to_prefixed().as_str()))
+}
+
+/// Parses a timestamp held in a JSON string.
+pub(crate) fn timestamp(value: Option<Value<'_>>, what: &'static str) -> Result<Timestamp> {
+    let s = value.and_then(|v| v.as_str()).ok_or(Error::Temporal(what))?;
+    let mut buf = [0u8; 64];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Temporal(what))?;
+    // Temporal checks read timestamps as the reference runner does: a text without an
+    // offset is UTC. (Schema `format: date-time` checks stay strict.)
+    crate::time::parse_datetime_assume_utc(text).map_err(|_| Error::Temporal(what))
+}
+
+/// The non-empty bare-string `signature` member of `record`.
+pub(crate) fn bare_signature(record: Value<'_>) -> Result<Signature> {
+    let s = member(record, "signature").filter(|s| s.as_str().is_some_and(|s| !s.raw().is_empty()));
+    signature(s)
 }
 
 #[cfg(test)]
