@@ -24,122 +24,13 @@
 //! ```
 
 use crate::error::Result;
+use crate::json::walk::kept;
 use crate::json::{decode_escape, Doc, Kind, Str, Value, NO_NODE};
 use crate::preimage::{Preimage, Whole};
 use crate::sink::{Sink, SliceSink};
 
-/// One step of a canonical traversal.
-#[derive(Clone, Copy, Debug)]
-pub enum Event<'a> {
-    /// `{`
-    BeginObject,
-    /// `[`
-    BeginArray,
-    /// A member name; the member's value follows.
-    Key(Str<'a>),
-    /// A scalar value (null, boolean, number, string).
-    Scalar(Value<'a>),
-    /// `}` or `]`; `true` for an object.
-    End(bool),
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Next {
-    Enter(u32),
-    Key(u32),
-    Exit(u32),
-    Done,
-}
-
-/// A canonical-order traversal of one value, with members filtered by a [`Preimage`] rule.
-/// Uses O(1) memory whatever the depth.
-#[derive(Debug)]
-pub struct Walk<'a, 'r, P: ?Sized> {
-    doc: Doc<'a>,
-    root: u32,
-    next: Next,
-    parent: u32,
-    depth: usize,
-    rule: &'r P,
-    last_key: u32,
-}
-
-impl<'a, 'r, P: Preimage + ?Sized> Walk<'a, 'r, P> {
-    /// Starts a traversal of `value`.
-    pub fn new(value: Value<'a>, rule: &'r P) -> Self {
-        Walk { doc: value.doc(), root: value.index(), next: Next::Enter(value.index()), parent: NO_NODE, depth: 0, rule, last_key: NO_NODE }
-    }
-
-    /// Nesting depth of the container being walked (1 inside the root container).
-    #[must_use]
-    pub fn depth(&self) -> usize {
-        self.depth
-    }
-
-    fn kept(&self, key: u32) -> Next {
-        match kept(self.doc, self.rule, self.depth, key) {
-            NO_NODE => Next::Exit(self.parent),
-            k => Next::Key(k),
-        }
-    }
-
-    fn after(&self, i: u32) -> Next {
-        if i == self.root {
-            return Next::Done;
-        }
-        let p = self.doc.node(self.parent);
-        if p.kind() == Kind::Object {
-            // The value's member name is the node just before it.
-            self.kept(self.doc.node(i - 1).next_sorted())
-        } else {
-            let next = self.doc.node(i).skip(i);
-            if next < p.end() { Next::Enter(next) } else { Next::Exit(self.parent) }
-        }
-    }
-}
-
-impl<'a, P: Preimage + ?Sized> Iterator for Walk<'a, '_, P> {
-    type Item = Event<'a>;
-
-    fn next(&mut self) -> Option<Event<'a>> {
-        match self.next {
-            Next::Done => None,
-            Next::Enter(i) => {
-                let n = self.doc.node(i);
-                match n.kind() {
-                    Kind::Object => {
-                        self.depth += 1;
-                        self.parent = i;
-                        self.next = if n.count() == 0 { Next::Exit(i) } else { self.kept(n.first_sorted()) };
-                        Some(Event::BeginObject)
-                    }
-                    Kind::Array => {
-                        self.depth += 1;
-                        self.parent = i;
-                        self.next = if n.count() == 0 { Next::Exit(i) } else { Next::Enter(i + 1) };
-                        Some(Event::BeginArray)
-                    }
-                    _ => {
-                        self.next = self.after(i);
-                        Some(Event::Scalar(Value::new(self.doc, i)))
-                    }
-                }
-            }
-            Next::Key(k) => {
-                self.next = Next::Enter(k + 1);
-                self.last_key = k;
-                Some(Event::Key(self.doc.str_of(k)))
-            }
-            Next::Exit(i) => {
-                let n = self.doc.node(i);
-                self.depth = self.depth.saturating_sub(1);
-                self.parent = if i == self.root { NO_NODE } else { n.parent() };
-                self.next = self.after(i);
-                Some(Event::End(n.kind() == Kind::Object))
-            }
-        }
-    }
-}
+pub use crate::json::walk::{Event, Walk};
+pub use crate::number::NumberBuf;
 
 /// Writes the canonical form of `value` into `sink`.
 ///
@@ -271,17 +162,6 @@ fn write_traversal<P: Preimage + ?Sized, S: Sink + ?Sized>(
     }
 }
 
-/// The first member name from `key` on (in sorted order) that `rule` keeps at `depth`.
-#[inline]
-fn kept<P: Preimage + ?Sized>(doc: Doc<'_>, rule: &P, depth: usize, mut key: u32) -> u32 {
-    while key != NO_NODE {
-        if rule.keep(depth, doc.str_of(key)) {
-            return key;
-        }
-        key = doc.node(key).next_sorted();
-    }
-    NO_NODE
-}
 
 /// Output in runs of the input: a piece that continues the input text where the pending run
 /// ends extends the run, so canonical stretches of the input (a sorted, compact object; a
@@ -407,62 +287,6 @@ pub fn write_number<S: Sink + ?Sized>(f: f64, sink: &mut S) -> Result<()> {
     sink.write(buf.format(f).as_bytes())
 }
 
-/// A stack buffer that formats doubles as ECMAScript does.
-pub struct NumberBuf {
-    int: [u8; 24],
-    ryu: ryu_js::Buffer,
-}
-
-impl core::fmt::Debug for NumberBuf {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("NumberBuf")
-    }
-}
-
-impl Default for NumberBuf {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl NumberBuf {
-    /// A new buffer.
-    #[must_use]
-    pub fn new() -> Self {
-        NumberBuf { int: [0; 24], ryu: ryu_js::Buffer::new() }
-    }
-
-    /// Formats `f`; see [`write_number`].
-    pub fn format(&mut self, f: f64) -> &str {
-        if !f.is_finite() {
-            return "null";
-        }
-        // Integers below 2^53 print as plain decimals in ECMAScript; do them by hand.
-        if f.abs() < 9_007_199_254_740_992.0 && (f as i64) as f64 == f {
-            let mut v = f.abs() as u64;
-            let mut i = self.int.len();
-            loop {
-                i -= 1;
-                if let Some(slot) = self.int.get_mut(i) {
-                    *slot = b'0' + (v % 10) as u8;
-                }
-                v /= 10;
-                if v == 0 {
-                    break;
-                }
-            }
-            if f < 0.0 {
-                i -= 1;
-                if let Some(slot) = self.int.get_mut(i) {
-                    *slot = b'-';
-                }
-            }
-            return self.int.get(i..).and_then(|s| core::str::from_utf8(s).ok()).unwrap_or("0");
-        }
-        self.ryu.format_finite(f)
-    }
-}
-
 static HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Writes a decoded string value with RFC 8785 escaping, quotes included.
@@ -532,33 +356,6 @@ pub fn write_plain_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
     sink.write(b"\"")
 }
 
-/// Structural equality through two canonical walks in lockstep.
-pub(crate) fn values_equal(a: Value<'_>, b: Value<'_>) -> bool {
-    let mut wa = Walk::new(a, &Whole);
-    let mut wb = Walk::new(b, &Whole);
-    loop {
-        match (wa.next(), wb.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) => {
-                let same = match (x, y) {
-                    (Event::BeginObject, Event::BeginObject) | (Event::BeginArray, Event::BeginArray) => true,
-                    (Event::End(p), Event::End(q)) => p == q,
-                    (Event::Key(p), Event::Key(q)) => p == q,
-                    (Event::Scalar(p), Event::Scalar(q)) => match (p.kind(), q.kind()) {
-                        (Kind::Number, Kind::Number) => p.as_f64() == q.as_f64(),
-                        (Kind::String, Kind::String) => p.as_str() == q.as_str(),
-                        (k, l) => k == l,
-                    },
-                    _ => false,
-                };
-                if !same {
-                    return false;
-                }
-            }
-            _ => return false,
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -91,7 +91,7 @@ pub fn integer_literal_value(text: &str) -> Option<f64> {
         }
     }
     let f = parse_f64(text)?;
-    let mut buf = crate::jcs::NumberBuf::new();
+    let mut buf = crate::number::NumberBuf::new();
     (f.is_finite() && buf.format(f) == text).then_some(f)
 }
 
@@ -979,6 +979,7 @@ fn hex_val(b: u8) -> Option<u8> {
 
 mod str;
 mod value;
+pub mod walk;
 
 pub use self::str::cmp_utf8_as_utf16;
 pub(crate) use self::str::decode_escape;

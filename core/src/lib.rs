@@ -44,6 +44,7 @@ pub mod error;
 pub mod jcs;
 pub mod json;
 pub mod message;
+pub mod number;
 pub mod offer;
 pub mod preimage;
 pub mod privacy;

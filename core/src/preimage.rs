@@ -16,29 +16,7 @@
 
 use crate::json::Str;
 
-/// Decides which object members a canonical form keeps.
-pub trait Preimage {
-    /// Whether to keep the member named `key` of an object at nesting `depth` (1 for the
-    /// members of the top-level object).
-    fn keep(&self, depth: usize, key: Str<'_>) -> bool;
-}
-
-impl<P: Preimage + ?Sized> Preimage for &P {
-    fn keep(&self, depth: usize, key: Str<'_>) -> bool {
-        (**self).keep(depth, key)
-    }
-}
-
-/// Keeps everything: the canonical form of the whole value.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Whole;
-
-impl Preimage for Whole {
-    #[inline]
-    fn keep(&self, _: usize, _: Str<'_>) -> bool {
-        true
-    }
-}
+pub use crate::json::walk::{Preimage, Whole};
 
 /// Rule 1: drops the top-level `signature` member; nested ones stay.
 #[derive(Clone, Copy, Debug, Default)]

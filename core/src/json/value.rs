@@ -182,7 +182,7 @@ impl<'a> Value<'a> {
     /// unescaping, objects regardless of member order.
     #[must_use]
     pub fn equals(&self, other: &Value<'_>) -> bool {
-        crate::jcs::values_equal(*self, *other)
+        super::walk::values_equal(*self, *other)
     }
 }
 
