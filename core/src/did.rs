@@ -1,4 +1,5 @@
-//! `did:key` identifiers for Ed25519 keys.
+//! `did:key` identifiers for Ed25519 keys, and the `z`-base58btc multikeys they (and AIP's
+//! DID Documents) are made of.
 //!
 //! A `did:key` is `did:key:` followed by a multibase text of the multicodec-prefixed key:
 //! the varint `0xed 0x01` (ed25519-pub) and the 32 key bytes. Standard `did:key` uses the
@@ -44,9 +45,10 @@ fn finish(body: &[u8]) -> heapless::String<MAX_LEN> {
 /// The standard `did:key:z<base58btc(0xed01 || key)>` of an Ed25519 key.
 #[must_use]
 pub fn encode(key: &PublicKey) -> heapless::String<MAX_LEN> {
-    let mut out = [0u8; 56];
-    let n = encoding::encode_base58(&prefixed(key), &mut out).unwrap_or(0);
-    finish(out.get(..n).unwrap_or(&[]))
+    let mut s = heapless::String::new();
+    let _ = s.push_str(PREFIX);
+    let _ = s.push_str(encode_multikey(key.as_bytes(), ED25519_MULTICODEC).as_str());
+    s
 }
 
 fn split(did: &str) -> Result<&str> {
@@ -67,10 +69,9 @@ fn unprefix(bytes: &[u8]) -> Result<PublicKey> {
 /// # Errors
 /// [`Error::Encoding`] when the text is not such a DID.
 pub fn decode(did: &str) -> Result<PublicKey> {
-    let body = split(did)?;
-    let mut buf = [0u8; 40];
-    let n = encoding::decode_base58(body.as_bytes(), &mut buf).map_err(|_| Error::Encoding("did:key base58btc"))?;
-    unprefix(buf.get(..n).unwrap_or(&[]))
+    let body = did.strip_prefix(PREFIX).ok_or(Error::Encoding("did:key with base58btc multibase expected"))?;
+    let key = decode_multikey(body, ED25519_MULTICODEC).map_err(|_| Error::Encoding("not an Ed25519 did:key"))?;
+    Ok(PublicKey::from_array(key))
 }
 
 /// The conformance contract's form `did:key:z<base64url-unpadded(0xed01 || key)>`.
@@ -90,6 +91,39 @@ pub fn decode_contract(did: &str) -> Result<PublicKey> {
     let mut buf = [0u8; 40];
     let n = encoding::decode_base64url(body.as_bytes(), &mut buf).map_err(|_| Error::Encoding("did:key base64url"))?;
     unprefix(buf.get(..n).unwrap_or(&[]))
+}
+
+/// Decodes a `z`-base58btc multikey with the given two-byte multicodec prefix.
+///
+/// # Errors
+/// [`Error::Encoding`] when the text is not such a multikey.
+pub fn decode_multikey(text: &str, codec: [u8; 2]) -> Result<[u8; 32]> {
+    let body = text.strip_prefix('z').ok_or(Error::Encoding("multibase base58btc 'z' expected"))?;
+    if body.len() > 60 {
+        return Err(Error::Encoding("multikey too long"));
+    }
+    let mut buf = [0u8; 48];
+    let n = encoding::decode_base58(body.as_bytes(), &mut buf).map_err(|_| Error::Encoding("multikey base58btc"))?;
+    match buf.get(..n).and_then(|b| b.split_first_chunk::<2>()) {
+        Some((head, key)) if *head == codec => key.try_into().map_err(|_| Error::Encoding("multikey length")),
+        _ => Err(Error::Encoding("unexpected multikey codec")),
+    }
+}
+
+/// Encodes a 32-byte key as a `z`-base58btc multikey with the given multicodec prefix.
+#[must_use]
+pub fn encode_multikey(key: &[u8; 32], codec: [u8; 2]) -> heapless::String<64> {
+    let mut bytes = [0u8; 34];
+    bytes[..2].copy_from_slice(&codec);
+    bytes[2..].copy_from_slice(key);
+    let mut out = [0u8; 60];
+    let n = encoding::encode_base58(&bytes, &mut out).unwrap_or(0);
+    let mut s = heapless::String::new();
+    let _ = s.push('z');
+    for &b in out.get(..n).unwrap_or(&[]) {
+        let _ = s.push(char::from(b));
+    }
+    s
 }
 
 #[cfg(test)]

@@ -274,11 +274,20 @@ pub fn encode_hex(input: &[u8], out: &mut [u8]) -> Result<usize> {
     Ok(needed)
 }
 
-fn hex_val(c: u8, upper_ok: bool) -> Result<u8> {
+/// The value of one hex digit, either case (`\u` escapes, `%XX`, hex texts).
+#[inline]
+pub(crate) fn hex_digit(c: u8) -> Option<u8> {
     match c {
-        b'0'..=b'9' => Ok(c - b'0'),
-        b'a'..=b'f' => Ok(c - b'a' + 10),
-        b'A'..=b'F' if upper_ok => Ok(c - b'A' + 10),
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn hex_val(c: u8, upper_ok: bool) -> Result<u8> {
+    match hex_digit(c) {
+        Some(v) if upper_ok || !c.is_ascii_uppercase() => Ok(v),
         _ => Err(Error::Encoding("hex character")),
     }
 }

@@ -579,7 +579,7 @@ impl Parser<'_, '_> {
         let bytes = self.src.get(at..at + 4)?;
         let mut v = 0u16;
         for &b in bytes {
-            v = (v << 4) | u16::from(hex_val(b)?);
+            v = (v << 4) | u16::from(crate::encoding::hex_digit(b)?);
         }
         Some(v)
     }
@@ -967,15 +967,6 @@ fn parse_f64(text: &str) -> Option<f64> {
     text.parse().ok()
 }
 
-#[inline]
-fn hex_val(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
 
 mod str;
 mod value;

@@ -32,7 +32,6 @@
 //! Route selection ([`select_route`]): direct when `route_mode` is `direct` and the
 //! caller reports the endpoint reachable, relay otherwise.
 
-use crate::encoding;
 use crate::error::{Error, Limit, Result};
 use crate::json::{self, Kind, Node, Value};
 use crate::sign::PublicKey;
@@ -99,38 +98,8 @@ pub struct DidDocument<'a> {
     pub agreement_keys: heapless::Vec<X25519PublicKey, MAX_KEYS>,
 }
 
-/// Decodes a `z`-base58btc multikey with the given two-byte multicodec prefix.
-///
-/// # Errors
-/// [`Error::Encoding`] when the text is not such a multikey.
-pub fn decode_multikey(text: &str, codec: [u8; 2]) -> Result<[u8; 32]> {
-    let body = text.strip_prefix('z').ok_or(Error::Encoding("multibase base58btc 'z' expected"))?;
-    if body.len() > 60 {
-        return Err(Error::Encoding("multikey too long"));
-    }
-    let mut buf = [0u8; 48];
-    let n = encoding::decode_base58(body.as_bytes(), &mut buf).map_err(|_| Error::Encoding("multikey base58btc"))?;
-    match buf.get(..n).and_then(|b| b.split_first_chunk::<2>()) {
-        Some((head, key)) if *head == codec => key.try_into().map_err(|_| Error::Encoding("multikey length")),
-        _ => Err(Error::Encoding("unexpected multikey codec")),
-    }
-}
+pub use crate::did::{decode_multikey, encode_multikey};
 
-/// Encodes a 32-byte key as a `z`-base58btc multikey with the given multicodec prefix.
-#[must_use]
-pub fn encode_multikey(key: &[u8; 32], codec: [u8; 2]) -> heapless::String<64> {
-    let mut bytes = [0u8; 34];
-    bytes[..2].copy_from_slice(&codec);
-    bytes[2..].copy_from_slice(key);
-    let mut out = [0u8; 60];
-    let n = encoding::encode_base58(&bytes, &mut out).unwrap_or(0);
-    let mut s = heapless::String::new();
-    let _ = s.push('z');
-    for &b in out.get(..n).unwrap_or(&[]) {
-        let _ = s.push(char::from(b));
-    }
-    s
-}
 
 fn plain<'a>(v: Option<Value<'a>>, what: &'static str) -> Result<&'a str> {
     v.ok_or(Error::Schema(what))?.as_plain_str().ok_or(Error::Schema(what))

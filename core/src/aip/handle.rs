@@ -91,14 +91,6 @@ pub fn check_domain(domain: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn hex_val(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
 
 /// Percent-decodes `input` (RFC 3986 `%XX`, either hex case) into `out`, once.
 ///
@@ -110,8 +102,8 @@ pub fn percent_decode(input: &[u8], out: &mut [u8]) -> Result<usize> {
     let mut i = 0usize;
     while let Some(&b) = input.get(i) {
         let byte = if b == b'%' {
-            let hi = input.get(i + 1).copied().and_then(hex_val);
-            let lo = input.get(i + 2).copied().and_then(hex_val);
+            let hi = input.get(i + 1).copied().and_then(crate::encoding::hex_digit);
+            let lo = input.get(i + 2).copied().and_then(crate::encoding::hex_digit);
             match (hi, lo) {
                 (Some(h), Some(l)) => {
                     i += 3;
