@@ -49,6 +49,7 @@ pub mod offer;
 pub mod preimage;
 pub mod privacy;
 pub mod profiles;
+pub mod pyre;
 pub mod record;
 pub mod schema;
 pub mod session;

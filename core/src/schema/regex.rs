@@ -8,10 +8,8 @@
 //! * classes `[...]`, `[^...]` with ranges and the escapes below; `]` first is literal;
 //! * `\d` `\D` `\s` `\S` `\w` `\W`, Unicode-aware as in Python 3: `\d` is exactly the
 //!   Unicode decimal digits (category Nd, Unicode 14.0 as in Python 3.11), `\s` is
-//!   Python's `str.isspace` (Unicode White_Space plus U+001C..U+001F), `\w` is
-//!   alphanumeric or `_` (approximated by Rust's `char::is_alphanumeric`, which also
-//!   counts a few hundred combining marks with the Other_Alphabetic property that
-//!   Python's `str.isalnum` does not);
+//!   Python's `\s`, and `\w` Python's `\w`: the exact Unicode 14.0 tables of
+//!   [`crate::pyre`], shared with the privacy detectors;
 //! * escapes `\t \n \r \f \v \a \0 \xhh \uhhhh \Uhhhhhhhh`, and `\` before any
 //!   non-alphanumeric character;
 //! * groups `(...)`, `(?:...)`, `(?P<name>...)` (captures are irrelevant to matching);
@@ -704,39 +702,9 @@ fn number(p: &mut Parser<'_>) -> Option<u32> {
     v
 }
 
-/// Python's `\d`: Unicode decimal digits (category Nd). Every Nd block is a run of ten
-/// code points starting at its zero; these are the zeros in Unicode 14.0 (Python 3.11),
-/// taken from `unicodedata` (`tests-py/gen_regex_cases.py` re-derives and checks them).
-const ND_ZEROS: [u32; 64] = [
-    0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0,
-    0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620,
-    0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0,
-    0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60,
-    0x16AC0, 0x16B50, 0x1D7CE, 0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0, 0, 0,
-];
-/// `U+1D7CE..=U+1D7FF` (mathematical digits) is one run of 50, not 10.
-const ND_MATH: (u32, u32) = (0x1D7CE, 0x1D7FF);
-
-pub(crate) fn is_decimal(c: char) -> bool {
-    let u = c as u32;
-    if c.is_ascii() {
-        return c.is_ascii_digit();
-    }
-    if (ND_MATH.0..=ND_MATH.1).contains(&u) {
-        return true;
-    }
-    ND_ZEROS.iter().any(|&z| z != 0 && u >= z && u < z + 10)
-}
-
-/// Python's `str.isspace`.
-pub(crate) fn is_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `\w` (approximately; see the module documentation).
-pub(crate) fn is_word(c: char) -> bool {
-    c == '_' || c.is_alphanumeric()
-}
+/// Python's `\d`, `\s` and `\w`: the exact tables of [`crate::pyre`] (the same the
+/// privacy detectors use).
+pub(crate) use crate::pyre::{is_digit as is_decimal, is_space, is_word};
 
 #[cfg(test)]
 mod tests;
