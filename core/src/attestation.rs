@@ -523,6 +523,52 @@ pub enum SetBinding {
     LegacyUnbound,
 }
 
+/// The set-binding fields of an attestation or receipt of version 0.3.0 or later (SPEC
+/// §9.6.5b): `message_count` and `chain_head`, read once with the SDK's rules
+/// (`attestation.evaluate_receipt_set_binding`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetBindingFields {
+    /// `message_count`: an integer literal, at least 1.
+    pub message_count: u64,
+    /// `chain_head`: `sha256:` and 64 lowercase hex digits.
+    pub chain_head: crate::digest::Digest,
+}
+
+impl SetBindingFields {
+    /// Checks the fields against a transcript of `count` messages whose last message
+    /// hashes to `last`: the set-binding rule, written once for attestations and receipts.
+    ///
+    /// # Errors
+    /// [`Error::Binding`] (`"message_count"`: another count, or an empty transcript;
+    /// `"chain_head"`: another head).
+    pub fn check(&self, count: u64, last: &crate::digest::Digest) -> Result<()> {
+        if count == 0 || count != self.message_count {
+            return Err(Error::Binding("message_count"));
+        }
+        if self.chain_head != *last {
+            return Err(Error::Binding("chain_head"));
+        }
+        Ok(())
+    }
+}
+
+/// Reads the set-binding fields: `None` below version 0.3.0 (legacy, reported as unbound,
+/// never an error, as the SDK does); otherwise the fields, well-formed.
+///
+/// # Errors
+/// [`Error::Schema`] (`"chain_head"`, `"message_count"`) for missing or malformed fields of
+/// a 0.3.0-or-later record.
+pub fn set_binding_fields(record: Value<'_>) -> Result<Option<SetBindingFields>> {
+    if !crate::record::version_at_least(record.get("concordia_attestation"), 0, 3) {
+        return Ok(None);
+    }
+    let head = record.get("chain_head").and_then(|h| h.as_plain_str()).ok_or(Error::Schema("chain_head"))?;
+    let chain_head = crate::digest::Digest::parse_prefixed(head).map_err(|_| Error::Schema("chain_head"))?;
+    let count = record.get("message_count").filter(|c| c.is_integer_literal()).and_then(|c| c.as_i64());
+    let message_count = count.and_then(|c| u64::try_from(c).ok()).filter(|&c| c >= 1).ok_or(Error::Schema("message_count"))?;
+    Ok(Some(SetBindingFields { message_count, chain_head }))
+}
+
 /// Verifies an attestation: its schema, every party signature (each party object without
 /// its `signature`), every countersignature over the countersignature preimage (every
 /// party that signed must have countersigned), and, given the transcript, that the
@@ -556,21 +602,16 @@ pub fn verify(attestation: Value<'_>, keys: Value<'_>, transcript: Option<Value<
             return Err(Error::Signature);
         }
     }
-    let binding = if !crate::record::version_at_least(attestation.get("concordia_attestation"), 0, 3) {
-        SetBinding::LegacyUnbound
-    } else if let Some(messages) = transcript {
-        let chain = crate::message::verify_transcript(messages, &crate::message::KeyMap(keys)).map_err(|(_, e)| e)?;
-        let count = attestation.get("message_count").and_then(|c| c.as_i64());
-        if count != i64::try_from(chain.count()).ok() || chain.count() == 0 {
-            return Err(Error::Binding("message_count"));
-        }
-        let head = attestation.get("chain_head");
-        if !head.is_some_and(|h| h.is_str(chain.head().to_prefixed().as_str())) {
-            return Err(Error::Binding("chain_head"));
-        }
-        SetBinding::Bound
-    } else {
-        SetBinding::Unchecked
+    let binding = match set_binding_fields(attestation)? {
+        None => SetBinding::LegacyUnbound,
+        Some(fields) => match transcript {
+            Some(messages) => {
+                let chain = crate::message::verify_transcript(messages, &crate::message::KeyMap(keys)).map_err(|(_, e)| e)?;
+                fields.check(chain.count(), &chain.head())?;
+                SetBinding::Bound
+            }
+            None => SetBinding::Unchecked,
+        },
     };
     Ok(Verified { parties, countersignatures, binding })
 }

@@ -47,9 +47,9 @@ pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions)
     if !opts.regressed(Regression::SkipLinkageWalk) {
         let mut expected = GENESIS_HASH;
         for m in messages.elements() {
-            if !is_hash(m.get("prev_hash"), &expected) {
-                return Err(Error::Binding("prev_hash"));
-            }
+            // The one link rule (`message::check_link`); the contract classes every
+            // linkage failure, a missing `prev_hash` included, as binding.
+            crate::message::check_link(m, &expected).map_err(|_| Error::Binding("prev_hash"))?;
             expected = message_hash(m);
         }
     }
@@ -84,22 +84,12 @@ pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions)
 fn verify_receipt_binding(receipt: Value<'_>, messages: Value<'_>, keys: Value<'_>) -> Result<()> {
     let receipt = object(Some(receipt), "receipt must be an object")?;
     schema(SchemaId::Attestation, receipt)?;
-    if !crate::record::version_at_least(receipt.get("concordia_attestation"), 0, 3) {
-        return Err(Error::Binding("receipt is legacy set-unbound"));
-    }
-    let head = receipt.get("chain_head").and_then(|h| h.as_plain_str());
-    let well_formed = head.is_some_and(|h| {
-        h.strip_prefix("sha256:")
-            .is_some_and(|x| x.len() == 64 && x.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-    });
-    if !well_formed {
-        return Err(Error::Schema("receipt chain_head"));
-    }
-    let count = receipt.get("message_count");
-    let count_ok = count.is_some_and(|c| c.is_integer_literal() && c.as_i64().is_some_and(|n| n >= 1));
-    if !count_ok {
-        return Err(Error::Schema("receipt message_count"));
-    }
+    let fields = match crate::attestation::set_binding_fields(receipt) {
+        Ok(Some(f)) => f,
+        Ok(None) => return Err(Error::Binding("receipt is legacy set-unbound")),
+        Err(Error::Schema("chain_head")) => return Err(Error::Schema("receipt chain_head")),
+        Err(_) => return Err(Error::Schema("receipt message_count")),
+    };
     let parties = receipt.get("parties").filter(|p| p.kind() == Kind::Array).ok_or(Error::Schema("parties"))?;
     let sigs = receipt.get("countersignatures").filter(|c| c.kind() == Kind::Object);
     let sigs = sigs.ok_or(Error::Schema("countersignatures"))?;
@@ -112,13 +102,11 @@ fn verify_receipt_binding(receipt: Value<'_>, messages: Value<'_>, keys: Value<'
         let counter = super::lookup(sigs, agent).filter(|s| s.kind() == Kind::String).ok_or(Error::Signature)?;
         verify_preimage(receipt, &Countersign, &key, &signature(Some(counter))?)?;
     }
-    if !count.is_some_and(|c| equals_count(c, messages.len())) {
-        return Err(Error::Binding("receipt message_count"));
-    }
     let last = messages.at(messages.len().saturating_sub(1)).ok_or(Error::Schema("messages"))?;
-    if !is_hash(Some(receipt.get("chain_head").ok_or(Error::Schema("chain_head"))?), &message_hash(last)) {
-        return Err(Error::Binding("receipt chain_head"));
-    }
+    fields.check(messages.len() as u64, &message_hash(last)).map_err(|e| match e {
+        Error::Binding("chain_head") => Error::Binding("receipt chain_head"),
+        _ => Error::Binding("receipt message_count"),
+    })?;
     Ok(())
 }
 
