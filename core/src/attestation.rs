@@ -45,6 +45,7 @@ pub const VALUE_RANGE_BUCKETS: [&str; 10] = [
 pub const MAX_CATEGORY_LENGTH: usize = 64;
 
 /// The `validity_temporal` window (§9.7.3), in one of its three modes.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Validity {
     /// Valid from `from` until `until`.

@@ -47,6 +47,7 @@ use core::fmt;
 pub const DEFAULT_ORIGIN: &str = "https://consensus.md";
 
 /// The outcome of a round.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// No terminal condition yet.

@@ -107,7 +107,9 @@ pub fn sign_object(object: Value<'_>, key: &KeyPair, out: &mut [u8]) -> Result<u
         }
         other => other,
     })?;
-    let sig = key.sign(out.get(..n).unwrap_or(&[]));
+    // `n` is what the writer wrote into `out`: never beyond it, but no fallback signs
+    // anything else.
+    let sig = key.sign(out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?);
     let b64 = sig.to_b64url();
     let mut quoted = [0u8; 92];
     let q = quote_ascii(b64.as_bytes(), &mut quoted);
@@ -281,7 +283,7 @@ impl<'a> Envelope<'a> {
             Error::BufferTooSmall { needed } => Error::BufferTooSmall { needed: needed + SIGNATURE_MEMBER_LEN },
             other => other,
         })?;
-        let sig = key.sign(out.get(..n).unwrap_or(&[]));
+        let sig = key.sign(out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?);
         let b64 = sig.to_b64url();
         let mut sink = SliceSink::new(out);
         self.write(Some(b64.as_str()), &mut sink)?;

@@ -28,6 +28,7 @@ use crate::json::{Elements, Kind, Str, Value};
 use crate::time::{self, Timestamp};
 
 /// The four offer shapes of SPEC §6.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OfferKind {
     /// §6.1: values for all terms.

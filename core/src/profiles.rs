@@ -50,6 +50,7 @@ pub use receipt_bundle::{receipt_bundle_digest, verify_receipt_bundle, RECEIPT_B
 pub use signed::{verify_cosign, verify_delegation_chain, verify_mandate, verify_predicate};
 
 /// A verification profile of the conformance contract, named as in the contract.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Profile {
     /// `decision-object-v1`: SHA-256 of the decision object equals the expected id.
@@ -100,7 +101,7 @@ pub enum Profile {
 
 impl Profile {
     /// Every profile, in the contract's order.
-    pub const ALL: [Profile; 22] = [
+    pub const ALL: &'static [Profile] = &[
         Profile::DecisionObject,
         Profile::OfferBinding,
         Profile::Receipt,
@@ -173,6 +174,7 @@ impl core::fmt::Display for Profile {
 /// only in builds with the `test-regressions` feature, which no production build enables
 /// (see [`VerifyOptions::with_regression`]). Each variant weakens exactly the check the
 /// reference runner weakens.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Regression {
     /// Phase 1 signatures cover the record including its signature (`preimage-includes-signature`).
@@ -189,7 +191,7 @@ pub enum Regression {
 
 impl Regression {
     /// Every regression.
-    pub const ALL: [Regression; 5] = [
+    pub const ALL: &'static [Regression] = &[
         Regression::PreimageIncludesSignature,
         Regression::SchemaSkipped,
         Regression::DecisionIdNotRecomputed,
@@ -212,7 +214,7 @@ impl Regression {
     /// The regression named `name` (a `RUNNER_REGRESS` value), if any.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Regression> {
-        Regression::ALL.into_iter().find(|r| r.name() == name)
+        Regression::ALL.iter().copied().find(|r| r.name() == name)
     }
 }
 

@@ -94,6 +94,7 @@ struct Frozen {
 include!(concat!(env!("OUT_DIR"), "/frozen_schemas.rs"));
 
 /// One of the 14 frozen schemas vendored under `conformance/vectors/schemas`.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SchemaId {
     /// `approval_receipt.schema.json`

@@ -80,6 +80,7 @@ impl State {
 }
 
 /// The fourteen message types of SPEC §4.2.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum MessageType {

@@ -60,6 +60,8 @@ pub const CONCORDIA_SEED_LEN: usize = 32;
 pub const CONCORDIA_PUBLIC_KEY_B64URL_LEN: usize = 44;
 /// Number of conformance verification profiles (see concordia_profile_name).
 pub const CONCORDIA_PROFILE_COUNT: usize = 22;
+// The count is written out for cbindgen; the build fails if it is not the core's.
+const _: () = assert!(CONCORDIA_PROFILE_COUNT == concordia_core::profiles::Profile::ALL.len());
 
 /// The library's version as `major * 10000 + minor * 100 + patch`.
 ///

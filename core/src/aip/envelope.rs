@@ -257,7 +257,7 @@ pub fn seal(
     put(&mut sink, &before_sig);
     put(&mut sink, &after_sig);
     let pre_len = p + b64 + sink.finish()?;
-    let sig = sender.sign(out.get(..pre_len).unwrap_or(&[]));
+    let sig = sender.sign(out.get(..pre_len).ok_or(Error::BufferTooSmall { needed: pre_len })?);
     let q = p + b64 + len(&before_sig);
     out.copy_within(q..pre_len, q + sig_member);
     let mut sig_text = [0u8; SIG_B64_LEN];

@@ -47,6 +47,7 @@ pub const MAX_ID: usize = 64;
 pub const FULL_CAPACITY: usize = MAX_ROSTER * MAX_EVENTS_PER_PARTICIPANT as usize;
 
 /// A participant's kind.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParticipantKind {
     /// A human participant.
@@ -160,6 +161,7 @@ pub struct Applied {
 }
 
 /// Why [`Room::apply`] refused a command.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// 400: a malformed command or `Idempotency-Key`.

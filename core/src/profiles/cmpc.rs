@@ -200,6 +200,7 @@ pub(crate) fn chain_session(input: Value<'_>, context: Value<'_>, _opts: &Verify
 // ---------------------------------------------------------------------------------------
 
 /// The `state` of a ChainSession.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChainSessionState {
     /// `PROPOSED`: participants are committing.

@@ -293,7 +293,7 @@ fn check_seed(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions, seed: 
     let mut sink = SliceSink::new(&mut pre);
     write_signed_preimage(input, context, opts, &mut sink)?;
     let n = sink.finish().map_err(|_| Error::limit(crate::error::Limit::Size, 0))?;
-    let derived = pair.sign(pre.get(..n).unwrap_or(&[])).to_b64url();
+    let derived = pair.sign(pre.get(..n).ok_or(Error::limit(crate::error::Limit::Size, 0))?).to_b64url();
     let recorded = member(input, "signature").and_then(|s| member(s, "value"));
     if expected.is_str(derived.as_str()) && recorded.is_some_and(|r| r.is_str(derived.as_str())) {
         Ok(())
