@@ -25,7 +25,7 @@
 //! enough; malformed text can use up to one node per byte before its error shows (`[[[[`
 //! never closes), so a buffer of [`nodes_for_any`]`(input.len())` = `input.len() + 1`
 //! nodes always reaches the syntax verdict. A buffer that runs out gives
-//! [`Limit::Nodes`](crate::error::Limit::Nodes), never a partial result: a caller that
+//! [`Limit::Nodes`], never a partial result: a caller that
 //! sizes for valid text can retry with the larger bound to name the syntax error.
 //!
 //! While an object is closed, its members are sorted into RFC 8785 order (UTF-16 code
