@@ -1,16 +1,17 @@
 //! `concordia aip ...`: AIP handles, sealed envelopes, credentials and ranking.
 //!
 //! All protocol logic is in `concordia_core::aip`; this file reads files, supplies OS time
-//! and randomness, and maps results to exit codes (0 ok, 1 rejected, 2 usage/malformed).
+//! and randomness, and maps results to exit codes (0 ok, 1 rejected, 2 usage/malformed; a
+//! core error by its class through [`crate::util::fail`]).
 
 use concordia_core::aip::{did, envelope, handle, hpke, trust, vc};
 use concordia_core::sign::KeyPair;
 use concordia_core::time::Timestamp;
-use concordia_core::{encoding, jcs, Class, Error};
+use concordia_core::{encoding, jcs, Error};
 
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
-use crate::util::{canonical, emit, input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail, VecRefSink, VecSink};
+use crate::util::{bad_arg, canonical, display_name, emit, fail, json_str, need_sub, nodes_for, one_line, parse, read_input, usage, Args, CliResult, VecRefSink, VecSink};
 
 pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelopes, credentials, ranking
 
@@ -33,10 +34,12 @@ pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelope
   aip rank RESULTS.json           RESULTS: [{\"id\", \"semantic_rank\", \"fts_rank\", \"trust_score\"}, ...];
                                   prints them ordered by final with \"rrf\" and \"final\" added
 
-Exit status: 0 ok, 1 rejected (bad signature, wrong key, expired, ...), 2 usage or malformed input.";
+Exit status: 0 ok, 1 rejected (a protocol check failed: bad signature, wrong key, expired, a
+DID Document or envelope without a required member, ...), 2 usage or malformed input
+(malformed JSON, an undecodable encoding, a handle or DID that does not parse).";
 
 pub fn run(mut args: Args) -> CliResult {
-    let sub = args.positionals_first().ok_or_else(|| usage(HELP))?;
+    let sub = args.positionals_first().ok_or_else(|| need_sub("aip", "a subcommand"))?;
     match sub.as_str() {
         "handle" => handle_cmd(args),
         "keygen" => keygen(args),
@@ -45,25 +48,17 @@ pub fn run(mut args: Args) -> CliResult {
         "vc" => match args.positionals_first().as_deref() {
             Some("issue") => vc_issue(args),
             Some("verify") => vc_verify(args),
-            _ => Err(usage("usage: concordia aip vc issue|verify ...")),
+            _ => Err(need_sub("aip", "`aip vc issue` or `aip vc verify`")),
         },
         "rank" => rank(args),
-        other => Err(usage(format!("unknown aip command `{other}`\n\n{HELP}"))),
-    }
-}
-
-/// Input problems exit 2; failed checks exit 1.
-fn judged(name: &str, e: Error) -> Fail {
-    match e.class() {
-        Class::Input | Class::Limit => input_error(name, e),
-        _ => Fail::Rejected(format!("{name}: {e}")),
+        other => Err(usage(format!("unknown aip command `{}` (see `concordia aip --help`)", one_line(other)))),
     }
 }
 
 fn handle_cmd(args: Args) -> CliResult {
     let pos = args.positionals(1)?;
     let x = pos.first().ok_or_else(|| usage("usage: concordia aip handle X"))?;
-    let h = handle::parse_any(x).map_err(|e| usage(format!("{x}: {e}")))?;
+    let h = handle::parse_any(x).map_err(|e| fail(&display_name(x), e))?;
     outln!(
         "{{\"handle\": {}, \"url_form\": {}, \"did\": {}}}",
         json_str(&h.handle()),
@@ -109,7 +104,7 @@ fn keygen(mut args: Args) -> CliResult {
     let mode = args.value("--route-mode")?.unwrap_or_else(|| "relay".into());
     args.positionals(0)?;
     if let Some(d) = &did_text {
-        did::parse_did(d).map_err(|e| usage(format!("--did: {e}")))?;
+        did::parse_did(d).map_err(|e| bad_arg("--did", e))?;
     }
     let ed = KeyPair::from_seed(&os_seed()?);
     let (xs, xp) = hpke::derive_keypair(&os_seed()?);
@@ -124,7 +119,7 @@ fn keygen(mut args: Args) -> CliResult {
     )?;
     if let Some(path) = doc_out {
         let d = did_text.ok_or_else(|| usage("--doc needs --did"))?;
-        let subject = did::parse_did(&d).map_err(|e| usage(format!("--did: {e}")))?;
+        let subject = did::parse_did(&d).map_err(|e| bad_arg("--did", e))?;
         let endpoint = endpoint.unwrap_or_else(|| format!("https://hub.{}/relay/{}", subject.domain(), subject.name()));
         let mode = match mode.as_str() {
             "direct" => did::RouteMode::Direct,
@@ -132,9 +127,9 @@ fn keygen(mut args: Args) -> CliResult {
             other => return Err(usage(format!("--route-mode: \"direct\" or \"relay\", not {other:?}"))),
         };
         let mut doc = Vec::new();
-        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecRefSink(&mut doc)).map_err(|e| usage(format!("DID Document: {e}")))?;
+        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecRefSink(&mut doc)).map_err(|e| bad_arg("--endpoint", e))?;
         doc.push(b'\n');
-        std::fs::write(&path, doc).map_err(|e| usage(format!("{path}: {e}")))?;
+        std::fs::write(&path, doc).map_err(|e| usage(format!("{}: {e}", display_name(&path))))?;
     }
     Ok(())
 }
@@ -175,10 +170,10 @@ fn seal(mut args: Args) -> CliResult {
     let created = args.value("--created-at")?;
     let pos = args.positionals(1)?;
     let sender = load_key(&key)?;
-    let from = sender.did.clone().ok_or_else(|| usage(format!("{key}: no \"did\" (use `concordia aip keygen --did ...`)")))?;
+    let from = sender.did.clone().ok_or_else(|| usage(format!("{}: no \"did\" (use `concordia aip keygen --did ...`)", display_name(&key))))?;
     let (dname, dbytes) = load_doc_bytes(&to)?;
     let mut dnodes = nodes_for(&dbytes)?;
-    let rdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| input_error(&dname, e))?;
+    let rdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| fail(&dname, e))?;
     let recipient = *rdoc.agreement_keys.first().ok_or_else(|| usage(format!("{dname}: no X25519 keyAgreement key")))?;
     let (mname, mbytes) = read_input(pos.first().map(String::as_str))?;
     let mut mnodes = nodes_for(&mbytes)?;
@@ -194,8 +189,11 @@ fn seal(mut args: Args) -> CliResult {
         None => rfc3339(now()?),
     };
     let header = envelope::Header { id: &id, from: &from, to: rdoc.id, kind: &kind, created_at: &created };
+    // The header is made of options (--id, --type, --created-at) and what the key file and
+    // DID Document name: a field the core refuses is a usage error, not a verdict.
+    header.check().map_err(|e| bad_arg("envelope header", e))?;
     let mut out = vec![0u8; body.len() * 4 / 3 + 2048];
-    let n = envelope::seal(&header, &recipient, &body, &os_seed()?, &sender.ed, &mut out).map_err(|e| usage(format!("seal: {e}")))?;
+    let n = envelope::seal(&header, &recipient, &body, &os_seed()?, &sender.ed, &mut out).map_err(|e| fail("seal", e))?;
     out.truncate(n);
     emit(&out)
 }
@@ -205,23 +203,23 @@ fn open(mut args: Args) -> CliResult {
     let from = args.value("--from")?.ok_or_else(|| usage("open needs --from SENDER_DID_DOC.json"))?;
     let pos = args.positionals(1)?;
     let me = load_key(&key)?;
-    let secret = me.x.ok_or_else(|| usage(format!("{key}: no x25519_secret_hex")))?;
+    let secret = me.x.ok_or_else(|| usage(format!("{}: no x25519_secret_hex", display_name(&key))))?;
     let (dname, dbytes) = load_doc_bytes(&from)?;
     let mut dnodes = nodes_for(&dbytes)?;
-    let sdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| input_error(&dname, e))?;
+    let sdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| fail(&dname, e))?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
-    let env = envelope::from_value(doc.root()).map_err(|e| input_error(&name, e))?;
-    env.verify_from(&sdoc).map_err(|e| judged(&name, e))?;
+    let env = envelope::from_value(doc.root()).map_err(|e| fail(&name, e))?;
+    env.verify_from(&sdoc).map_err(|e| fail(&name, e))?;
     if let Some(d) = &me.did {
-        let mine = did::parse_did(d).map_err(|e| input_error(&key, e))?;
-        if env.check_to(&mine).is_err() {
-            return Err(Fail::Rejected(format!("{name}: envelope is addressed to {}, not {d}", env.header.to)));
-        }
+        let mine = did::parse_did(d).map_err(|e| fail(&format!("{}: did", display_name(&key)), e))?;
+        env.check_to(&mine).map_err(|e| {
+            fail(&format!("{name}: envelope is addressed to {}, not {}", one_line(env.header.to), one_line(d)), e)
+        })?;
     }
     let mut out = vec![0u8; env.sealed_len()];
-    let n = env.open(&secret, &mut out).map_err(|e| judged(&name, e))?;
+    let n = env.open(&secret, &mut out).map_err(|e| fail(&name, e))?;
     out.truncate(n);
     emit(&out)
 }
@@ -242,7 +240,7 @@ fn vc_issue(mut args: Args) -> CliResult {
         }
         other => other,
     }
-    .map_err(|e| input_error(&name, e))?;
+    .map_err(|e| fail(&name, e))?;
     out.truncate(n);
     emit(&out)
 }
@@ -267,7 +265,7 @@ fn vc_verify(mut args: Args) -> CliResult {
     let anchors = args.value("--anchors")?.map(|p| string_list(&p)).transpose()?;
     let revoked = args.value("--revoked")?.map(|p| string_list(&p)).transpose()?.unwrap_or_default();
     let at = match args.value("--now")? {
-        Some(t) => envelope::parse_rfc3339(&t).map_err(|e| usage(format!("--now: {e}")))?,
+        Some(t) => envelope::parse_rfc3339(&t).map_err(|e| bad_arg("--now", e))?,
         None => now()?,
     };
     let pos = args.positionals(1)?;
@@ -277,7 +275,7 @@ fn vc_verify(mut args: Args) -> CliResult {
     let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
     let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
     let opts = vc::VerifyOptions { now: Some(at), anchors: anchor_refs.as_deref(), revoked: &revoked_refs };
-    let v = vc::verify(doc.root(), &opts).map_err(|e| judged(&name, e))?;
+    let v = vc::verify(doc.root(), &opts).map_err(|e| fail(&name, e))?;
     outln!(
         "{{\"verified\": true, \"issuer\": {}, \"subject\": {}}}",
         json_str(v.issuer),
@@ -316,7 +314,7 @@ fn rank(args: Args) -> CliResult {
         });
     }
     let mut ranked = vec![trust::Ranked::default(); cands.len()];
-    trust::rank(&cands, &mut ranked).map_err(|e| input_error(&name, e))?;
+    trust::rank(&cands, &mut ranked).map_err(|e| fail(&name, e))?;
     let mut sink = VecSink::default();
     sink.0.push(b'[');
     for (i, r) in ranked.iter().enumerate() {

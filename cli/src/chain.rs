@@ -2,9 +2,10 @@
 
 use concordia_core::json::{Kind, Value};
 use concordia_core::message::{self, KeyMap};
+use concordia_core::Error;
 
 use crate::outln;
-use crate::util::{json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail};
+use crate::util::{fail, json_str, need_sub, nodes_for, parse, read_input, usage, Args, CliResult};
 
 pub const HELP: &str = "concordia chain verify --keys KEYS.json [--json] TRANSCRIPT.json
   Verifies a transcript message by message: prev_hash links from the genesis hash,
@@ -12,12 +13,13 @@ pub const HELP: &str = "concordia chain verify --keys KEYS.json [--json] TRANSCR
   KEYS.json       object mapping agent_id to base64url Ed25519 public key
   TRANSCRIPT.json array of envelopes, or an object whose `messages` member is one
   --json          print the result as JSON
-  Exit 0 valid, 1 rejected, 2 usage or malformed input.";
+  Exit 0 valid, 1 rejected (a protocol check failed; an empty transcript is a schema
+  failure), 2 usage or malformed input.";
 
 pub fn run(mut args: Args) -> CliResult {
     let sub = args.positionals_first();
     if sub.as_deref() != Some("verify") {
-        return Err(usage(HELP));
+        return Err(need_sub("chain", "`chain verify`"));
     }
     verify(args)
 }
@@ -49,7 +51,7 @@ fn verify(mut args: Args) -> CliResult {
     let doc = parse(&tname, &tbytes, &mut tnodes)?;
     let messages = messages_of(&tname, doc.root())?;
     if messages.is_empty() {
-        return Err(Fail::Rejected(format!("{tname}: empty transcript")));
+        return Err(fail(&tname, Error::Schema("empty transcript")));
     }
     match message::verify_transcript(messages, &KeyMap(keys.root())) {
         Ok(v) => {
@@ -72,7 +74,7 @@ fn verify(mut args: Args) -> CliResult {
                     json_str(&e.to_string())
                 )?;
             }
-            Err(Fail::Rejected(format!("{tname}: message {i}: {e}")))
+            Err(fail(&format!("{tname}: message {i}"), e))
         }
     }
 }

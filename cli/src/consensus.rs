@@ -9,10 +9,9 @@ use concordia_core::consensus::invitation::{Invitation, Origin};
 use concordia_core::consensus::room::{self, EventRecord, Room, FULL_CAPACITY};
 use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
 use concordia_core::time::parse_datetime;
-use concordia_core::{Class, Error};
 
 use crate::outln;
-use crate::util::{input_error, json_str, nodes_for, parse, read_input, stderr_line, usage, Args, CliResult, Fail, VecSink};
+use crate::util::{bad_arg, fail, json_str, need_sub, nodes_for, one_line, parse, read_input, stderr_line, usage, Args, CliResult, VecSink};
 
 pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primitives
 
@@ -29,11 +28,14 @@ pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primit
                                   check CONSENSUS.md bytes against both headers (outcome
                                   defaults to reached)
 
-FILE may be `-` for stdin. Exit status: 0 ok, 1 rejected or invalid, 2 usage or malformed input.";
+FILE may be `-` for stdin. Exit status: 0 ok, 1 rejected or invalid (a schema, signature,
+digest, binding, temporal, privacy or transition check failed, e.g. a command body its
+action does not allow, a roster without a human initiator, a digest that does not match),
+2 usage or malformed input (e.g. a --digest that is not 64 hex digits).";
 
 pub fn run(mut args: Args) -> CliResult {
     let Some(sub) = args.positionals_first() else {
-        return Err(usage(HELP));
+        return Err(need_sub("consensus", "a subcommand"));
     };
     match sub.as_str() {
         "digest" => digest(args),
@@ -42,15 +44,7 @@ pub fn run(mut args: Args) -> CliResult {
         "command" => command(args),
         "outcome" => outcome(args),
         "verify-artifact" => verify(args),
-        other => Err(usage(format!("unknown consensus subcommand `{other}`\n\n{HELP}"))),
-    }
-}
-
-/// Verification failures exit 1; malformed input exits 2.
-fn classify(what: &str, e: Error) -> Fail {
-    match e.class() {
-        Class::Digest | Class::Transition | Class::Binding | Class::Privacy => Fail::Rejected(format!("{what}: {e}")),
-        _ => Fail::Usage(format!("{what}: {e}")),
+        other => Err(usage(format!("unknown consensus subcommand `{other}` (see `concordia consensus --help`)"))),
     }
 }
 
@@ -67,7 +61,7 @@ fn digest(args: Args) -> CliResult {
     let d = nodes
         .parse_with(&input, &concordia_core::json::Options::rfc8785())
         .and_then(|doc| revision_digest(doc.root()))
-        .map_err(|e| input_error(&name, e))?;
+        .map_err(|e| fail(&name, e))?;
     outln!("{}", d.to_hex().as_str())?;
     Ok(())
 }
@@ -80,9 +74,9 @@ fn md_digest(args: Args) -> CliResult {
 
 fn invitation(mut args: Args) -> CliResult {
     let origin_text = args.value("--origin")?.unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
-    let origin = Origin::new(&origin_text).map_err(|e| usage(format!("--origin: {e}")))?;
+    let origin = Origin::new(&origin_text).map_err(|e| bad_arg("--origin", e))?;
     let (name, input) = one_file(args)?;
-    let inv = Invitation::parse(&input, &origin).map_err(|e| input_error(&name, e))?;
+    let inv = Invitation::parse(&input, &origin).map_err(|e| fail(&name, e))?;
     let checks = inv.checks();
     let list: Vec<String> = checks.named().iter().map(|(n, ok)| format!("{}:{ok}", json_str(n))).collect();
     outln!(
@@ -92,7 +86,7 @@ fn invitation(mut args: Args) -> CliResult {
         json_str(inv.id()),
         checks.all()
     )?;
-    checks.result().map_err(|e| Fail::Rejected(format!("{name}: {e}")))
+    checks.result().map_err(|e| fail(&name, e))
 }
 
 fn command(mut args: Args) -> CliResult {
@@ -101,11 +95,13 @@ fn command(mut args: Args) -> CliResult {
     let digest = args.value("--digest")?.ok_or_else(|| usage("--digest is required"))?;
     let body = args.value("--body")?.unwrap_or_default();
     args.positionals(0)?;
-    let action = Action::parse(&action).map_err(|_| usage(format!("unknown action `{action}`")))?;
+    // An option outside its choices is a usage error (the core calls an unknown action in
+    // a command record a schema miss).
+    let action = Action::parse(&action).map_err(|_| usage(format!("--action: unknown action `{}`", one_line(&action))))?;
     let revision: u64 = revision.parse().map_err(|_| usage(format!("--revision must be an integer, not `{revision}`")))?;
-    let cmd = Command::new(action, &body, revision, &digest).map_err(|e| Fail::Rejected(format!("command: {e}")))?;
+    let cmd = Command::new(action, &body, revision, &digest).map_err(|e| fail("command", e))?;
     let mut wire = VecSink::default();
-    cmd.write_wire(&mut wire).map_err(|e| usage(format!("command: {e}")))?;
+    cmd.write_wire(&mut wire).map_err(|e| fail("command", e))?;
     let wire = String::from_utf8(wire.0).map_err(|e| usage(e.to_string()))?;
     outln!("{{\"body\":{wire},\"idempotency_key\":{}}}", json_str(cmd.idempotency_key().as_str()))?;
     Ok(())
@@ -113,12 +109,12 @@ fn command(mut args: Args) -> CliResult {
 
 fn outcome(mut args: Args) -> CliResult {
     let now = args.value("--now")?.ok_or_else(|| usage("--now is required"))?;
-    let now = parse_datetime(&now).map_err(|e| usage(format!("--now: {e}")))?;
+    let now = parse_datetime(&now).map_err(|e| bad_arg("--now", e))?;
     let (name, input) = one_file(args)?;
     let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
-    let mut room: Box<Room<FULL_CAPACITY>> = Box::new(room::load(doc.root()).map_err(|e| input_error(&name, e))?);
-    for (i, ev) in room::events(doc.root()).map_err(|e| input_error(&name, e))?.enumerate() {
+    let mut room: Box<Room<FULL_CAPACITY>> = Box::new(room::load(doc.root()).map_err(|e| fail(&name, e))?);
+    for (i, ev) in room::events(doc.root()).map_err(|e| fail(&name, e))?.enumerate() {
         let rec = match EventRecord::from_value(ev) {
             Ok(r) => r,
             Err(e) => {
@@ -141,11 +137,11 @@ fn verify(mut args: Args) -> CliResult {
     let field = args.value("--content-digest")?.ok_or_else(|| usage("--content-digest is required"))?;
     let hex = args.value("--sha256")?.ok_or_else(|| usage("--sha256 is required"))?;
     let outcome = match args.value("--outcome")? {
-        Some(o) => Outcome::parse(&o).map_err(|_| usage(format!("unknown outcome `{o}`")))?,
+        Some(o) => Outcome::parse(&o).map_err(|_| usage(format!("--outcome: unknown outcome `{}`", one_line(&o))))?,
         None => Outcome::Reached,
     };
     let (name, input) = one_file(args)?;
-    let d = verify_artifact(&input, &field, &hex, outcome).map_err(|e| classify(&name, e))?;
+    let d = verify_artifact(&input, &field, &hex, outcome).map_err(|e| fail(&name, e))?;
     outln!("ok {}", d.to_hex().as_str())?;
     Ok(())
 }

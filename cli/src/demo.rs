@@ -1,22 +1,20 @@
 //! `concordia demo`: the camera negotiation of SPEC §6 and the Concordia overview, end to
-//! end, and `concordia attestation verify`.
+//! end.
 
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use concordia_core::attestation::{self, Params, SetBinding, Validity};
+use concordia_core::attestation::{self, Params, Validity};
 use concordia_core::digest;
-use concordia_core::json::Kind;
 use concordia_core::message::{self, Envelope, KeyMap, Party};
 use concordia_core::offer::Offer;
 use concordia_core::session::{MessageType, Role, Session, Timing};
 use concordia_core::sign::KeyPair;
 use concordia_core::time::{self, Timestamp};
 
-use crate::chain::messages_of;
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
-use crate::util::{nodes_for, parse, read_input, usage, Args, CliResult, Fail};
+use crate::util::{bad_arg, fail, nodes_for, parse, usage, Args, CliResult};
 
 pub const HELP: &str = "concordia demo [--out DIR] [--seed HEX] [--now RFC3339]
   Runs the camera negotiation end to end: a seller opens at 2200 USD for a Canon EOS R5,
@@ -27,11 +25,6 @@ pub const HELP: &str = "concordia demo [--out DIR] [--seed HEX] [--now RFC3339]
   ./concordia-demo) and verifies them again.
   --seed HEX     derive both key pairs and all ids from this 32-byte seed (reproducible)
   --now RFC3339  the session's start time (default: the system clock)";
-
-pub const ATTESTATION_HELP: &str = "concordia attestation verify --keys KEYS.json [--transcript T.json] [--json] ATT.json
-  Checks an attestation: its schema, every party signature, every countersignature, and,
-  with --transcript, that the transcript verifies and is the one the attestation binds
-  (message_count and chain_head). Exit 0 valid, 1 invalid, 2 usage or malformed input.";
 
 const SELLER: &str = "did:concordia:agent:camera-seller";
 const BUYER: &str = "did:concordia:agent:camera-buyer";
@@ -110,7 +103,7 @@ pub fn run(mut args: Args) -> CliResult {
         None => os_seed()?,
     };
     let start = match args.value("--now")? {
-        Some(t) => time::parse_datetime(&t).map_err(|e| usage(format!("--now: {e}")))?,
+        Some(t) => time::parse_datetime(&t).map_err(|e| bad_arg("--now", e))?,
         None => Timestamp::from_unix(
             SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0),
         ),
@@ -121,9 +114,9 @@ pub fn run(mut args: Args) -> CliResult {
     let ids = [SELLER, BUYER];
     let session_id = format!("ses_{}", hex8(&derive(&seed, "session")));
     let mut session: Session<2, 8> =
-        Session::new(&session_id, Timing::default(), start).map_err(|e| usage(e.to_string()))?;
-    session.add_party(SELLER, Role::Initiator, Some(keys[0].public_key())).map_err(|e| usage(e.to_string()))?;
-    session.add_party(BUYER, Role::Responder, Some(keys[1].public_key())).map_err(|e| usage(e.to_string()))?;
+        Session::new(&session_id, Timing::default(), start).map_err(|e| fail("demo: session", e))?;
+    session.add_party(SELLER, Role::Initiator, Some(keys[0].public_key())).map_err(|e| fail("demo: seller", e))?;
+    session.add_party(BUYER, Role::Responder, Some(keys[1].public_key())).map_err(|e| fail("demo: buyer", e))?;
 
     let offer_ids = [1, 2, 3].map(|i| format!("off_{}", hex8(&derive(&seed, &format!("offer{i}")))));
     outln!("Concordia demo: a Canon EOS R5 changes hands (session {session_id})")?;
@@ -135,9 +128,9 @@ pub fn run(mut args: Args) -> CliResult {
     let mut transcript: Vec<Vec<u8>> = Vec::new();
     let steps = script(&offer_ids);
     for (i, step) in steps.iter().enumerate() {
-        let now = start.add_seconds(45 * (i as i64 + 1)).map_err(|e| usage(e.to_string()))?;
+        let now = start.add_seconds(45 * (i as i64 + 1)).map_err(|e| bad_arg("--now", e))?;
         let mut bn = nodes_for(step.body.as_bytes())?;
-        let body = bn.parse(step.body.as_bytes()).map_err(|e| usage(format!("demo body: {e}")))?;
+        let body = bn.parse(step.body.as_bytes()).map_err(|e| fail("demo: body", e))?;
         let id = format!("msg_{}", hex8(&derive(&seed, &format!("msg{i}"))));
         let ts = fmt_ts(now);
         let to = [Party::new(ids[1 - step.from])];
@@ -146,14 +139,14 @@ pub fn run(mut args: Args) -> CliResult {
         env.to = &to;
         env.reasoning = (!step.reasoning.is_empty()).then_some(step.reasoning);
         let mut buf = vec![0u8; step.body.len() + 2048];
-        let n = env.write_signed(&keys[step.from], &mut buf).map_err(|e| usage(e.to_string()))?;
+        let n = env.write_signed(&keys[step.from], &mut buf).map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
         buf.truncate(n);
         let mut nodes = nodes_for(&buf)?;
-        let msg = nodes.parse(&buf).map_err(|e| usage(e.to_string()))?;
+        let msg = nodes.parse(&buf).map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
         let registered = session.registered_keys();
         let state = session
             .apply(msg.root(), &registered, now)
-            .map_err(|e| Fail::Rejected(format!("message {}: {e}", i + 1)))?;
+            .map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
         outln!(
             "  {}  {:<6}  {:<25}  {:<8}  {}",
             i + 1,
@@ -164,7 +157,7 @@ pub fn run(mut args: Args) -> CliResult {
         )?;
         transcript.push(buf);
     }
-    let end = start.add_seconds(45 * (steps.len() as i64 + 1)).map_err(|e| usage(e.to_string()))?;
+    let end = start.add_seconds(45 * (steps.len() as i64 + 1)).map_err(|e| bad_arg("--now", e))?;
 
     // Price path, read back from the signed offers.
     let prices = offer_prices(&transcript);
@@ -189,14 +182,14 @@ pub fn run(mut args: Args) -> CliResult {
     let params = Params {
         attestation_id: &attestation_id,
         now: end,
-        validity: Validity::Absolute { from: end, until: end.add_seconds(90 * 86_400).map_err(|e| usage(e.to_string()))? },
+        validity: Validity::Absolute { from: end, until: end.add_seconds(90 * 86_400).map_err(|e| bad_arg("--now", e))? },
         category: Some("electronics.cameras"),
         value_range: Some("1000-5000_USD"),
         resolution_mechanism: "direct",
     };
     let signers = [(SELLER, keys[0].clone()), (BUYER, keys[1].clone())];
     let mut att = vec![0u8; 8192];
-    let n = attestation::generate(&session, &params, &signers, &mut att).map_err(|e| usage(e.to_string()))?;
+    let n = attestation::generate(&session, &params, &signers, &mut att).map_err(|e| fail("demo: attestation", e))?;
     att.truncate(n);
 
     std::fs::create_dir_all(&out_dir).map_err(|e| usage(format!("{}: {e}", out_dir.display())))?;
@@ -271,63 +264,8 @@ fn verify_files(dir: &std::path::Path) -> CliResult<(attestation::Verified, Stri
     let transcript = parse("transcript.json", &tb, &mut tn)?;
     let att = parse("attestation.json", &ab, &mut an)?;
     let chain = message::verify_transcript(transcript.root(), &KeyMap(keys.root()))
-        .map_err(|(i, e)| Fail::Rejected(format!("transcript.json: message {i}: {e}")))?;
+        .map_err(|(i, e)| fail(&format!("transcript.json: message {i}"), e))?;
     let v = attestation::verify(att.root(), keys.root(), Some(transcript.root()))
-        .map_err(|e| Fail::Rejected(format!("attestation.json: {e}")))?;
+        .map_err(|e| fail("attestation.json", e))?;
     Ok((v, chain.head().to_prefixed().as_str().to_string()))
-}
-
-pub fn attestation_cmd(mut args: Args) -> CliResult {
-    if args.positionals_first().as_deref() != Some("verify") {
-        return Err(usage(ATTESTATION_HELP));
-    }
-    let keys_path = args.value("--keys")?.ok_or_else(|| usage("attestation verify needs --keys KEYS.json"))?;
-    let transcript_path = args.value("--transcript")?;
-    let as_json = args.flag("--json");
-    let pos = args.positionals(1)?;
-    let (kname, kb) = read_input(Some(&keys_path))?;
-    let (aname, ab) = read_input(pos.first().map(String::as_str))?;
-    let tb = match &transcript_path {
-        Some(p) => Some(read_input(Some(p))?),
-        None => None,
-    };
-    let mut kn = nodes_for(&kb)?;
-    let mut an = nodes_for(&ab)?;
-    let keys = parse(&kname, &kb, &mut kn)?;
-    if keys.root().kind() != Kind::Object {
-        return Err(usage(format!("{kname}: must be an object mapping agent_id to public key")));
-    }
-    let att = parse(&aname, &ab, &mut an)?;
-    let mut tn = concordia_host::Nodes::new();
-    let transcript = match &tb {
-        Some((tname, b)) => Some(messages_of(tname, parse(tname, b, &mut tn)?.root())?),
-        None => None,
-    };
-    match attestation::verify(att.root(), keys.root(), transcript) {
-        Ok(v) => {
-            let binding = match v.binding {
-                SetBinding::Bound => "bound",
-                SetBinding::Unchecked => "unchecked",
-                SetBinding::LegacyUnbound => "legacy_set_unbound",
-            };
-            if as_json {
-                outln!(
-                    "{{\"countersignatures\":{},\"ok\":true,\"parties\":{},\"set_binding\":\"{binding}\"}}",
-                    v.countersignatures, v.parties
-                )?;
-            } else {
-                outln!(
-                    "ok: {} party signatures, {} countersignatures, set binding {binding}",
-                    v.parties, v.countersignatures
-                )?;
-            }
-            Ok(())
-        }
-        Err(e) => {
-            if as_json {
-                outln!("{{\"class\":\"{}\",\"error\":{},\"ok\":false}}", e.class(), crate::util::json_str(&e.to_string()))?;
-            }
-            Err(Fail::Rejected(format!("{aname}: {e}")))
-        }
-    }
 }

@@ -7,7 +7,7 @@ use concordia_core::message;
 use concordia_core::sign::{KeyPair, PublicKey};
 
 use crate::outln;
-use crate::util::{emit, input_error, json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail};
+use crate::util::{bad_arg, emit, fail, json_str, nodes_for, parse, read_input, usage, Args, CliResult};
 
 pub const KEYGEN_HELP: &str = "concordia keygen [--seed HEX]
   Prints a JSON Ed25519 key pair: {\"key_type\", \"public_key_b64url\", \"private_key_hex\"}.
@@ -21,7 +21,9 @@ pub const SIGN_HELP: &str = "concordia sign --key KEYFILE [FILE]
 
 pub const VERIFY_HELP: &str = "concordia verify --public-key B64URL [FILE]
   Verifies the top-level `signature` of the JSON object in FILE (default stdin).
-  Exit 0 valid, 1 invalid, 2 malformed input.";
+  Exit 0 valid, 1 invalid (no `signature` member, or one that does not verify), 2 usage or
+  malformed input (malformed JSON, an unreadable --public-key); a signature that does not
+  decode exits by the class the core gives it (see `concordia --help`).";
 
 /// 32 bytes from the operating system.
 pub fn os_seed() -> CliResult<[u8; 32]> {
@@ -88,7 +90,7 @@ pub fn sign(mut args: Args) -> CliResult {
         }
         other => other,
     }
-    .map_err(|e| input_error(&name, e))?;
+    .map_err(|e| fail(&name, e))?;
     out.truncate(n);
     emit(&out)
 }
@@ -96,7 +98,7 @@ pub fn sign(mut args: Args) -> CliResult {
 pub fn verify(mut args: Args) -> CliResult {
     let key = args.value("--public-key")?.ok_or_else(|| usage("verify needs --public-key B64URL"))?;
     let pos = args.positionals(1)?;
-    let pk = PublicKey::from_b64(&key).map_err(|e| usage(format!("--public-key: {e}")))?;
+    let pk = PublicKey::from_b64(&key).map_err(|e| bad_arg("--public-key", e))?;
     let (name, input) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
@@ -105,6 +107,6 @@ pub fn verify(mut args: Args) -> CliResult {
             outln!("ok: signature valid for {}", json_str(pk.to_b64url().as_str()))?;
             Ok(())
         }
-        Err(e) => Err(Fail::Rejected(format!("{name}: {e}"))),
+        Err(e) => Err(fail(&name, e)),
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! All protocol logic lives in `concordia-core`; this binary reads files, sizes buffers to
 //! its input, and maps results to exit codes: 0 ok, 1 verification failed, 2 usage or
-//! malformed input (also: an argument that is not UTF-8, a failed write to stdout).
+//! malformed input (also: an argument that is not UTF-8, a failed write to stdout). A core
+//! error picks 1 or 2 by its class, in one function for every subcommand
+//! ([`util::fail`]: `input` and `limit` exit 2, the protocol reason classes exit 1).
 //!
 //! No panic reaches a user: arguments are read with `args_os` and checked, output goes
 //! through `util::write_stdout` (a closed pipe ends the output quietly and the status stays
@@ -13,6 +15,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod aip;
+mod attestation;
 mod canon;
 mod chain;
 mod conformance;
@@ -24,7 +27,7 @@ mod util;
 
 use std::ffi::OsString;
 
-use util::{stderr_line, usage, Args, CliResult, Fail};
+use util::{one_line, stderr_line, usage, Args, CliResult};
 
 const HELP: &str = "concordia: Concordia protocol tools (RFC 8785 JSON, SHA-256, Ed25519)
 
@@ -46,14 +49,19 @@ commands:
                                              Consensus venue primitives
 
 FILE defaults to stdin. `concordia <command> --help` for details.
-Exit status: 0 ok, 1 verification failed, 2 usage or malformed input (or an argument that
-is not UTF-8, or stdout could not be written). When the reader of stdout goes away (a
-closed pipe), the rest of the output is discarded and the status is the command's own.";
+Exit status: 0 ok, 1 verification failed, 2 usage or malformed input, on every command.
+An error of the core picks 1 or 2 by its reason class: a protocol class (schema,
+signature, digest, binding, temporal, privacy, transition) exits 1; input (malformed
+JSON, an undecodable encoding, an argument out of its domain) and limit exit 2. Bad
+options or option values, unreadable files, arguments that are not UTF-8 and a stdout
+that cannot be written exit 2. Errors are one line on stderr: `concordia: <what>: <error>`.
+When the reader of stdout goes away (a closed pipe), the rest of the output is discarded
+and the status is the command's own.";
 
 fn run(argv: Vec<String>) -> CliResult {
     let mut it = argv.into_iter();
     let Some(cmd) = it.next() else {
-        return Err(usage(HELP));
+        return Err(usage("missing command (see `concordia --help`)"));
     };
     let rest: Vec<String> = it.collect();
     let help = rest.iter().any(|a| a == "--help" || a == "-h");
@@ -69,10 +77,10 @@ fn run(argv: Vec<String>) -> CliResult {
         "consensus" => (consensus::HELP, consensus::run),
         "demo" => (demo::HELP, demo::run),
         "session" => (session::HELP, session::run),
-        "attestation" => (demo::ATTESTATION_HELP, demo::attestation_cmd),
+        "attestation" => (attestation::HELP, attestation::run),
         "help" | "--help" | "-h" => return outln!("{HELP}"),
         "--version" | "version" => return outln!("concordia {}", env!("CARGO_PKG_VERSION")),
-        other => return Err(usage(format!("unknown command `{other}`\n\n{HELP}"))),
+        other => return Err(usage(format!("unknown command `{}` (see `concordia --help`)", one_line(other)))),
     };
     if help {
         return outln!("{text}");
@@ -109,13 +117,10 @@ fn main() {
     install_panic_hook();
     let code = match utf8_args(std::env::args_os().skip(1)).and_then(run) {
         Ok(()) => 0,
-        Err(Fail::Rejected(m)) => {
-            stderr_line(&format!("concordia: {m}"));
-            1
-        }
-        Err(Fail::Usage(m)) => {
-            stderr_line(&format!("concordia: {m}"));
-            2
+        Err(f) => {
+            // One line, whatever a message holds.
+            stderr_line(&format!("concordia: {}", one_line(&f.to_string())));
+            f.code()
         }
     };
     std::process::exit(code);

@@ -9,7 +9,7 @@ use concordia_core::Error;
 
 use crate::chain::messages_of;
 use crate::outln;
-use crate::util::{json_str, nodes_for, parse, read_input, usage, Args, CliResult, Fail};
+use crate::util::{fail, json_str, need_sub, nodes_for, parse, read_input, usage, Args, CliResult};
 
 pub const HELP: &str = "concordia session replay --session SESSION.json [--json] MESSAGES.json
   Applies each message of MESSAGES.json (an array, or {\"messages\": [...]}) to a session and
@@ -27,7 +27,9 @@ pub const HELP: &str = "concordia session replay --session SESSION.json [--json]
   Errors are named as the reference SDK's exceptions: InvalidSignatureError,
   SessionBindingError, ChainIntegrityError, InvalidTransitionError, MaxRoundsExceededError,
   SessionExpiredError, ValueError.
-  Exit 0 when every message was accepted, 1 when any was refused, 2 on malformed input.";
+  Exit 0 when every message was accepted; when any was refused, the status of the first
+  refusal by its class (1 for a protocol class, 2 for malformed input, see `concordia
+  --help`); 2 on usage errors and malformed files.";
 
 /// The reference SDK's exception name for a session error.
 pub fn sdk_error_name(e: &Error) -> &'static str {
@@ -62,7 +64,7 @@ fn u32_of(v: Option<Value<'_>>, default: u32) -> CliResult<u32> {
 
 pub fn run(mut args: Args) -> CliResult {
     if args.positionals_first().as_deref() != Some("replay") {
-        return Err(usage(HELP));
+        return Err(need_sub("session", "`session replay`"));
     }
     let spath = args.value("--session")?.ok_or_else(|| usage("session replay needs --session SESSION.json"))?;
     let as_json = args.flag("--json");
@@ -76,7 +78,7 @@ pub fn run(mut args: Args) -> CliResult {
 
     let sid = spec.get("session_id").and_then(|s| s.as_plain_str()).ok_or_else(|| usage(format!("{sname}: session_id")))?;
     let created_at = match spec.get("created_at").and_then(|c| c.as_plain_str()) {
-        Some(t) => time::parse_datetime(t).map_err(|e| usage(format!("{sname}: created_at: {e}")))?,
+        Some(t) => time::parse_datetime(t).map_err(|e| fail(&format!("{sname}: created_at"), e))?,
         None => Timestamp::from_unix(0),
     };
     let t = spec.get("timing");
@@ -86,19 +88,20 @@ pub fn run(mut args: Args) -> CliResult {
         offer_ttl: u32_of(t.and_then(|t| t.get("offer_ttl")), d.offer_ttl)?,
         max_rounds: u32_of(t.and_then(|t| t.get("max_rounds")), d.max_rounds)?,
     };
-    let mut session: Session<8, 32> = Session::new(sid, timing, created_at).map_err(|e| usage(e.to_string()))?;
+    let mut session: Session<8, 32> = Session::new(sid, timing, created_at).map_err(|e| fail(&sname, e))?;
     let parties = spec.get("parties").filter(|p| p.kind() == Kind::Array).ok_or_else(|| usage(format!("{sname}: parties")))?;
     for p in parties.elements() {
         let id = p.get("agent_id").and_then(|a| a.as_plain_str()).ok_or_else(|| usage(format!("{sname}: agent_id")))?;
         let key = match p.get("public_key_b64url") {
-            Some(k) => Some(concordia_core::message::public_key_from_value(k).map_err(|e| usage(format!("{sname}: {e}")))?),
+            Some(k) => Some(concordia_core::message::public_key_from_value(k).map_err(|e| fail(&sname, e))?),
             None => None,
         };
-        session.add_party(id, role(p.get("role"))?, key).map_err(|e| usage(format!("{sname}: {e}")))?;
+        session.add_party(id, role(p.get("role"))?, key).map_err(|e| fail(&sname, e))?;
     }
     let keys = spec.get("public_keys_b64url").filter(|k| k.kind() == Kind::Object);
 
     let mut refused = 0;
+    let mut first_refusal: Option<(usize, Error)> = None;
     for (i, m) in messages.elements().enumerate() {
         let now = m
             .get("timestamp")
@@ -124,6 +127,7 @@ pub fn run(mut args: Args) -> CliResult {
             }
             Err(e) => {
                 refused += 1;
+                first_refusal.get_or_insert((i, e));
                 if as_json {
                     outln!(
                         "{{\"error\":\"{}\",\"index\":{i},\"message\":{},\"ok\":false,\"state\":\"{}\"}}",
@@ -159,9 +163,8 @@ pub fn run(mut args: Args) -> CliResult {
             session.transcript_hash().to_prefixed().as_str()
         )?;
     }
-    if refused > 0 {
-        Err(Fail::Rejected(format!("{refused} message(s) refused")))
-    } else {
-        Ok(())
+    match first_refusal {
+        Some((i, e)) => Err(fail(&format!("{mname}: {refused} message(s) refused; the first, message {i}"), e)),
+        None => Ok(()),
     }
 }

@@ -1,6 +1,21 @@
 //! Shared plumbing of the subcommands: input, output, buffers sized to the input, exit
 //! codes.
 //!
+//! # Exit status
+//!
+//! Every subcommand exits 0 ok, 1 verification failed, 2 usage or malformed input, and the
+//! choice between 1 and 2 for an error of the core is made in one place, [`fail`], by the
+//! error's [`Class`] ([`exit_status`]):
+//!
+//! - `input` and `limit` (malformed JSON, an undecodable encoding, an argument out of its
+//!   domain, a bound exceeded) exit 2: the input could not be judged;
+//! - every protocol reason class (`schema`, `signature`, `digest`, `binding`, `temporal`,
+//!   `privacy`, `transition`) exits 1: the input was judged and failed.
+//!
+//! Errors that are not about the input being judged exit 2 whatever their class: bad
+//! arguments and options (an option value the core cannot read, such as `--now yesterday`,
+//! goes through [`bad_arg`]), unreadable files and failed writes ([`usage`]).
+//!
 //! Output never panics: every byte for stdout goes through [`write_stdout`] (or the
 //! [`outln!`](crate::outln) macro), which turns a write error into a one-line failure (exit
 //! 2), and every diagnostic through [`stderr_line`], which ignores a failing stderr. A
@@ -13,16 +28,26 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use concordia_core::json::{self, Doc};
+use concordia_core::{jcs, Class, Error};
 use concordia_host::Nodes;
-use concordia_core::{jcs, Error};
 
 /// Why a command failed, which decides the exit status.
 #[derive(Debug)]
 pub enum Fail {
-    /// Exit 1: the input was well-formed but did not verify.
+    /// Exit 1: the input was judged and did not verify.
     Rejected(String),
-    /// Exit 2: bad arguments or malformed input.
+    /// Exit 2: bad arguments, unreadable or malformed input, a failed write.
     Usage(String),
+}
+
+impl Fail {
+    /// The process exit status of this failure.
+    pub fn code(&self) -> i32 {
+        match self {
+            Fail::Rejected(_) => 1,
+            Fail::Usage(_) => 2,
+        }
+    }
 }
 
 impl fmt::Display for Fail {
@@ -35,13 +60,68 @@ impl fmt::Display for Fail {
 
 pub type CliResult<T = ()> = Result<T, Fail>;
 
+/// A usage error (exit 2) that is not an error of the core: a bad flag, a missing file, a
+/// failed write.
 pub fn usage(msg: impl Into<String>) -> Fail {
     Fail::Usage(msg.into())
 }
 
-/// An input error: a one-line message naming the file and, for parse errors, the byte.
-pub fn input_error(name: &str, e: Error) -> Fail {
-    Fail::Usage(format!("{name}: {e}"))
+/// The exit status for a core error of class `class`: 2 for `input` and `limit` (the input
+/// could not be judged), 1 for every protocol reason class (it was judged and failed).
+pub const fn exit_status(class: Class) -> i32 {
+    match class {
+        Class::Input | Class::Limit => 2,
+        Class::Schema
+        | Class::Signature
+        | Class::Digest
+        | Class::Binding
+        | Class::Temporal
+        | Class::Privacy
+        | Class::Transition => 1,
+        // `Class` is non-exhaustive: a class added later is not a verdict until it is
+        // listed above.
+        _ => 2,
+    }
+}
+
+/// The one way a core error about the input being judged becomes a failure: the message is
+/// `<context>: <error>` (one line; parse errors keep their byte offset) and the exit status
+/// is [`exit_status`] of the error's class.
+pub fn fail(context: &str, e: Error) -> Fail {
+    let msg = format!("{context}: {e}");
+    match exit_status(e.class()) {
+        1 => Fail::Rejected(msg),
+        _ => Fail::Usage(msg),
+    }
+}
+
+/// A core error about a command-line argument (an option value such as `--now`,
+/// `--origin`, `--public-key`): a usage error, exit 2, whatever its class; the command never
+/// got to judge its input.
+pub fn bad_arg(flag: &str, e: Error) -> Fail {
+    Fail::Usage(format!("{flag}: {e}"))
+}
+
+/// A usage error for a command that needs a subcommand: one line naming the choices.
+pub fn need_sub(cmd: &str, choices: &str) -> Fail {
+    usage(format!("{cmd}: expected {choices} (see `concordia {cmd} --help`)"))
+}
+
+/// `text` with its control characters escaped, so that it cannot split an error line.
+pub fn one_line(text: &str) -> String {
+    if text.chars().any(char::is_control) {
+        let mut out = String::with_capacity(text.len() + 8);
+        for c in text.chars() {
+            if c.is_control() {
+                out.extend(c.escape_debug());
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    } else {
+        text.to_string()
+    }
 }
 
 /// A file name as messages show it: as given, or quoted with escapes when it holds control
@@ -81,7 +161,7 @@ pub fn nodes_for(_input: &[u8]) -> CliResult<Nodes> {
 /// ([`concordia_host::options`]: the core's default options, nesting depth
 /// [`json::DEFAULT_MAX_DEPTH`], integers within ±(2^53 - 1)), into nodes sized to the text.
 pub fn parse<'a>(name: &str, input: &'a [u8], nodes: &'a mut Nodes) -> CliResult<Doc<'a>> {
-    nodes.parse(input).map_err(|e| input_error(name, e))
+    nodes.parse(input).map_err(|e| fail(name, e))
 }
 
 pub use concordia_host::{VecRefSink, VecSink};
@@ -89,7 +169,7 @@ pub use concordia_host::{VecRefSink, VecSink};
 /// The canonical bytes of `value`, in a buffer of exactly the right size; an output that
 /// cannot be allocated is a one-line error.
 pub fn canonical(value: json::Value<'_>) -> CliResult<Vec<u8>> {
-    concordia_host::canonical(value).map_err(|e| usage(format!("canonical form: {e}")))
+    concordia_host::canonical(value).map_err(|e| fail("canonical form", e))
 }
 
 /// A JSON string literal with RFC 8785 escaping.
@@ -200,5 +280,48 @@ impl Args {
     pub fn positionals_first(&mut self) -> Option<String> {
         let i = self.items.iter().position(|a| !a.starts_with("--"))?;
         Some(self.items.remove(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{exit_status, fail, Fail};
+    use concordia_core::{Class, Error};
+
+    #[test]
+    fn every_core_error_exits_by_its_class() {
+        let errors = [
+            Error::Json { kind: concordia_core::error::Syntax::DuplicateKey, offset: 9 },
+            Error::Limit { kind: concordia_core::error::Limit::Depth, offset: 3 },
+            Error::BufferTooSmall { needed: 10 },
+            Error::Encoding("signature"),
+            Error::InvalidArgument("origin"),
+            Error::Signature,
+            Error::UnknownKey,
+            Error::Schema("x"),
+            Error::Digest("x"),
+            Error::Binding("prev_hash"),
+            Error::Temporal("x"),
+            Error::Privacy("x"),
+            Error::Transition("x"),
+            Error::MaxRounds,
+        ];
+        for e in errors {
+            let want = match e.class() {
+                Class::Input | Class::Limit => 2,
+                _ => 1,
+            };
+            let f = fail("t.json", e);
+            assert_eq!(f.code(), want, "{e:?}");
+            assert_eq!(exit_status(e.class()), want, "{e:?}");
+            assert_eq!(f.to_string(), format!("t.json: {e}"));
+            assert!(matches!((&f, want), (Fail::Rejected(_), 1) | (Fail::Usage(_), 2)));
+        }
+        // Parse errors keep their byte offset.
+        let e = Error::Json { kind: concordia_core::error::Syntax::DuplicateKey, offset: 9 };
+        assert_eq!(fail("<stdin>", e).to_string(), "<stdin>: malformed JSON at byte 9: duplicate member name");
+        // An option the core cannot read is a usage error whatever its class.
+        assert_eq!(super::bad_arg("--now", Error::Temporal("x")).code(), 2);
+        assert_eq!(super::one_line("a\nb"), "a\\nb");
     }
 }

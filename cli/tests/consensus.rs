@@ -1,5 +1,5 @@
 //! End-to-end tests of `concordia consensus ...`: outputs and exit codes (0 ok, 1 rejected
-//! or invalid, 2 usage or malformed input).
+//! or invalid, 2 usage or malformed input; a core error by its class).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
@@ -27,6 +27,26 @@ fn file(name: &str, bytes: &[u8]) -> String {
     let p: PathBuf = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
     p.to_str().unwrap().to_string()
+}
+
+/// The exit status the CLI's class rule gives a core error: 2 for input and limit, 1 for
+/// every protocol reason class.
+fn exit_for(e: concordia_core::Error) -> i32 {
+    use concordia_core::Class;
+    match e.class() {
+        Class::Input | Class::Limit => 2,
+        _ => 1,
+    }
+}
+
+/// The class rule's exit status for an invitation email (0 when every check passes).
+fn invitation_exit(text: &str, origin: &str) -> i32 {
+    use concordia_core::consensus::invitation::{Invitation, Origin};
+    let origin = Origin::new(origin).unwrap();
+    match Invitation::parse(text.as_bytes(), &origin).and_then(|inv| inv.checks().result()) {
+        Ok(()) => 0,
+        Err(e) => exit_for(e),
+    }
 }
 
 fn email(invite_uri: &str) -> String {
@@ -72,15 +92,25 @@ fn invitation_summary_never_contains_secrets() {
     ];
     for (name, uri, failed) in cases {
         let o = run(&["consensus", "invitation", &file(name, email(&uri).as_bytes())]);
-        assert_eq!(o.status.code(), Some(1), "{name}");
+        // Each failed check exits by its error's class: a foreign origin, differing UUIDs or
+        // a query string are binding/privacy failures (1); a secret that does not decode
+        // is an encoding error (2) while the core classes it as input.
+        let want = invitation_exit(&email(&uri), concordia_core::consensus::DEFAULT_ORIGIN);
+        assert_ne!(want, 0, "{name}");
+        if name != "frag.txt" {
+            assert_eq!(want, 1, "{name}");
+        }
+        assert_eq!(o.status.code(), Some(want), "{name}");
         let (out, err) = (stdout(&o), stderr(&o));
         assert!(out.contains(failed) && out.contains("\"valid\":false"), "{name}: {out}");
         for text in [&out, &err] {
             assert!(!text.contains(SECRET) && !text.contains(PROOF), "{name}: {text}");
         }
     }
+    // An email without the invitation block is a schema miss: 1.
     let o = run(&["consensus", "invitation", &file("none.txt", b"no block here")]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(invitation_exit("no block here", concordia_core::consensus::DEFAULT_ORIGIN), 1);
     let staging = email(&format!("https://staging.example/i/{ID}#secret={SECRET}")).replace("consensus.md/api", "staging.example/api");
     let f = file("staging.txt", staging.as_bytes());
     assert_eq!(run(&["consensus", "invitation", &f]).status.code(), Some(1));
@@ -105,13 +135,14 @@ fn command_prints_wire_body_and_key() {
         vec!["--action", "agree", "--revision", "1", "--digest", &d, "--body", "yes"],
         vec!["--action", "comment", "--revision", "1", "--digest", &d],
         vec!["--action", "agree", "--revision", "0", "--digest", &d],
-        vec!["--action", "agree", "--revision", "1", "--digest", "abc"],
     ];
     for a in &refused {
         let o = run(&[&["consensus", "command"][..], a].concat());
         assert_eq!(o.status.code(), Some(1), "{a:?}");
     }
+    // A malformed --digest is malformed input (2), as are bad options.
     let usage = [
+        vec!["--action", "agree", "--revision", "1", "--digest", "abc"],
         vec!["--action", "approve", "--revision", "1", "--digest", &d],
         vec!["--action", "agree", "--revision", "one", "--digest", &d],
         vec!["--action", "agree", "--digest", &d],
@@ -183,8 +214,11 @@ fn outcome_runs_events_through_the_room() {
     assert_eq!((stdout(&o).trim(), stderr(&o).trim()), ("expired", "event 0: 409 expired"));
     assert_eq!(run(&["consensus", "outcome", &f]).status.code(), Some(2));
     assert_eq!(run(&["consensus", "outcome", &f, "--now", "yesterday"]).status.code(), Some(2));
+    // A roster the room model refuses is a schema miss: 1; a malformed room file is 2.
     let bad = file("room5.json", room(&d, "").replace("\"human\"", "\"robot\"").as_bytes());
-    assert_eq!(run(&["consensus", "outcome", &bad, "--now", now]).status.code(), Some(2));
+    assert_eq!(run(&["consensus", "outcome", &bad, "--now", now]).status.code(), Some(1));
+    let junk = file("room6.json", b"{\"roster\": [");
+    assert_eq!(run(&["consensus", "outcome", &junk, "--now", now]).status.code(), Some(2));
 }
 
 #[test]
