@@ -108,12 +108,12 @@ fn keygen(mut args: Args) -> CliResult {
     }
     let ed = KeyPair::from_seed(&os_seed()?);
     let (xs, xp) = hpke::derive_keypair(&os_seed()?);
-    let ed_mb = did::encode_multikey(ed.public_key().as_bytes(), concordia_core::did::ED25519_MULTICODEC);
+    let ed_mb = did::encode_multikey(ed.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC);
     let x_mb = did::encode_multikey(&xp.0, did::X25519_MULTICODEC);
     let did_member = did_text.as_deref().map(|d| format!("\"did\":{},", json_str(d))).unwrap_or_default();
     outln!(
         "{{{did_member}\"did_key\":{},\"ed25519_public_multibase\":\"{ed_mb}\",\"ed25519_seed_hex\":\"{}\",\"x25519_public_multibase\":\"{x_mb}\",\"x25519_secret_hex\":\"{}\"}}",
-        json_str(&concordia_core::did::encode(&ed.public_key())),
+        json_str(&concordia_core::did_key::encode(&ed.public_key())),
         hex(&ed.seed()),
         hex(&xs.0)
     )?;

@@ -37,7 +37,7 @@ extern crate std;
 pub mod aip;
 pub mod attestation;
 pub mod consensus;
-pub mod did;
+pub mod did_key;
 pub mod digest;
 pub mod encoding;
 pub mod error;

@@ -21,7 +21,7 @@ mod attestation;
 mod cmpc;
 mod competence_proof;
 mod message_chain;
-mod phase1;
+mod decision_records;
 mod receipt_bundle;
 mod signed;
 
@@ -29,7 +29,7 @@ pub use attestation::verify_attestation_countersign;
 /// The party-signature check of an Attestation (now [`crate::attestation::verify_party_signatures`]).
 pub use crate::attestation::{verify_countersignatures, verify_party_signatures as verify_attestation};
 pub use message_chain::verify_message_chain;
-pub use phase1::{
+pub use decision_records::{
     verify_approval_receipt, verify_cascade_decision, verify_decision_object, verify_fulfillment_attestation,
     verify_offer_binding, verify_revocation_record,
 };
@@ -271,12 +271,12 @@ pub fn verify_profile(profile: Profile, input: Value<'_>, context: Value<'_>, op
         return Err(Error::Schema("context must be an object"));
     }
     match profile {
-        Profile::DecisionObject => phase1::verify_decision_object(input, context),
-        Profile::OfferBinding => phase1::verify_offer_binding(input, context),
-        Profile::Receipt => phase1::receipt(input, context, opts),
-        Profile::Revocation => phase1::revocation(input, context, opts),
-        Profile::CascadeDecision => phase1::cascade(input, context, opts),
-        Profile::FulfillmentAttestation => phase1::fulfillment(input, context, opts),
+        Profile::DecisionObject => decision_records::verify_decision_object(input, context),
+        Profile::OfferBinding => decision_records::verify_offer_binding(input, context),
+        Profile::Receipt => decision_records::receipt(input, context, opts),
+        Profile::Revocation => decision_records::revocation(input, context, opts),
+        Profile::CascadeDecision => decision_records::cascade(input, context, opts),
+        Profile::FulfillmentAttestation => decision_records::fulfillment(input, context, opts),
         Profile::Attestation => attestation::attestation(input, context),
         Profile::AttestationCountersign => attestation::countersign(input, context),
         Profile::Predicate => signed::predicate(input, context, opts),

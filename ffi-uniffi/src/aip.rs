@@ -230,7 +230,7 @@ impl AipKeyPair {
     /// The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
     /// `publicKeyMultibase`.
     pub fn ed25519_multibase(&self) -> String {
-        did::encode_multikey(self.ed.public_key().as_bytes(), concordia_core::did::ED25519_MULTICODEC).as_str().to_string()
+        did::encode_multikey(self.ed.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC).as_str().to_string()
     }
 
     /// The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
@@ -259,7 +259,7 @@ impl AipKeyPair {
 
     /// The Ed25519 key's `did:key` (a credential issuer).
     pub fn did_key(&self) -> String {
-        concordia_core::did::encode(&self.ed.public_key()).as_str().to_string()
+        concordia_core::did_key::encode(&self.ed.public_key()).as_str().to_string()
     }
 
     /// The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
@@ -272,7 +272,7 @@ impl AipKeyPair {
 /// The `did:key` of an Ed25519 key pair (the `issuer` of the credentials it issues).
 #[uniffi::export]
 pub fn aip_did_key(key_pair: Arc<KeyPair>) -> String {
-    concordia_core::did::encode(&key_pair.0.public_key()).as_str().to_string()
+    concordia_core::did_key::encode(&key_pair.0.public_key()).as_str().to_string()
 }
 
 // --------------------------------------------------------------------------- envelopes

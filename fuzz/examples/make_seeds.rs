@@ -212,7 +212,7 @@ fn main() {
     // AIP.
     let kp = KeyPair::from_seed(&[0x11; 32]);
     let (_, x) = hpke::derive_keypair(&[0x22; 32]);
-    let ed = did::encode_multikey(kp.public_key().as_bytes(), concordia_core::did::ED25519_MULTICODEC);
+    let ed = did::encode_multikey(kp.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC);
     let xk = did::encode_multikey(&x.0, did::X25519_MULTICODEC);
     let mut handles = Seeds::new("aip_handle");
     for h in ["alice#aigentix.org", "alice%23aigentix.org", "@alice@aigentix.org", "%61lice%23aigentix.org", "did:aip:aigentix.org:alice", "a-b.c_d#sub.example-host.io"] {

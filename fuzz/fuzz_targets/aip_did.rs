@@ -3,7 +3,7 @@
 //! writes (for both multicodec prefixes).
 #![no_main]
 use concordia_core::aip::did;
-use concordia_core::did::ED25519_MULTICODEC;
+use concordia_core::did_key::ED25519_MULTICODEC;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

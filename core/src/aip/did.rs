@@ -98,7 +98,7 @@ pub struct DidDocument<'a> {
     pub agreement_keys: heapless::Vec<X25519PublicKey, MAX_KEYS>,
 }
 
-pub use crate::did::{decode_multikey, encode_multikey};
+pub use crate::did_key::{decode_multikey, encode_multikey};
 
 
 fn plain<'a>(v: Option<Value<'a>>, what: &'static str) -> Result<&'a str> {
@@ -166,7 +166,7 @@ pub fn document_from_value(doc: Value<'_>) -> Result<DidDocument<'_>> {
     let endpoint = plain(doc.get("endpoint"), "endpoint must be a string without escapes")?;
     check_endpoint(endpoint)?;
     let mut signing_keys = heapless::Vec::new();
-    keys_of(doc, "verificationMethod", id, crate::did::ED25519_MULTICODEC, |k| PublicKey::from_bytes(&k), &mut signing_keys)?;
+    keys_of(doc, "verificationMethod", id, crate::did_key::ED25519_MULTICODEC, |k| PublicKey::from_bytes(&k), &mut signing_keys)?;
     let mut agreement_keys = heapless::Vec::new();
     keys_of(doc, "keyAgreement", id, X25519_MULTICODEC, |k| Ok(X25519PublicKey(k)), &mut agreement_keys)?;
     if signing_keys.is_empty() {
@@ -216,7 +216,7 @@ pub fn write_document<S: Sink + ?Sized>(
     }
     let id = subject.did();
     let id = id.as_str();
-    let ed_mb = encode_multikey(ed25519.as_bytes(), crate::did::ED25519_MULTICODEC);
+    let ed_mb = encode_multikey(ed25519.as_bytes(), crate::did_key::ED25519_MULTICODEC);
     let x_mb = encode_multikey(&x25519.0, X25519_MULTICODEC);
     let mode = match route_mode {
         RouteMode::Direct => "direct",

@@ -70,7 +70,7 @@ fn keys() -> (KeyPair, X25519SecretKey, hpke::X25519PublicKey) {
 
 fn did_doc(mode: &str, id: &str) -> std::string::String {
     let (kp, _, x) = keys();
-    let ed = did::encode_multikey(kp.public_key().as_bytes(), crate::did::ED25519_MULTICODEC);
+    let ed = did::encode_multikey(kp.public_key().as_bytes(), crate::did_key::ED25519_MULTICODEC);
     let xk = did::encode_multikey(&x.0, did::X25519_MULTICODEC);
     std::format!(
         r#"{{"@context":["https://www.w3.org/ns/did/v1"],"id":"{id}","route_mode":"{mode}","endpoint":"https://hub.aigentix.org/relay/alice",
@@ -82,7 +82,7 @@ fn did_doc(mode: &str, id: &str) -> std::string::String {
 #[test]
 fn did_document_subset_and_routes() {
     let (kp, _, x) = keys();
-    assert!(did::encode_multikey(kp.public_key().as_bytes(), crate::did::ED25519_MULTICODEC).starts_with("z6Mk"));
+    assert!(did::encode_multikey(kp.public_key().as_bytes(), crate::did_key::ED25519_MULTICODEC).starts_with("z6Mk"));
     assert!(did::encode_multikey(&x.0, did::X25519_MULTICODEC).starts_with("z6LS"));
     let text = did_doc("direct", "did:aip:aigentix.org:alice");
     let mut nodes = vec![Node::EMPTY; text.len() / 2 + 2];
@@ -314,8 +314,8 @@ fn envelope_check_to_names_the_addressee() {
     assert!(matches!(e.check_to(&did::parse_did("did:aip:other.ru:etagi").unwrap()), Err(Error::Binding(_))));
 }
 
-#[path = "tests_more.rs"]
-mod more;
+#[path = "tests_replay_trust_vc.rs"]
+mod replay_trust_vc;
 
 #[test]
 fn did_document_written_by_the_core_reads_back_and_is_canonical() {

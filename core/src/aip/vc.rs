@@ -44,20 +44,20 @@ pub const ASSERTION_METHOD: &str = "assertionMethod";
 /// The `did:key` verification method of `key`: `did:key:z6Mk..#z6Mk..`.
 #[must_use]
 pub fn verification_method(key: &PublicKey) -> heapless::String<130> {
-    let did = crate::did::encode(key);
+    let did = crate::did_key::encode(key);
     let mut s = heapless::String::new();
     let _ = s.push_str(&did);
     let _ = s.push('#');
-    let _ = s.push_str(did.get(crate::did::PREFIX.len()..).unwrap_or(""));
+    let _ = s.push_str(did.get(crate::did_key::PREFIX.len()..).unwrap_or(""));
     s
 }
 
 fn key_of_method(vm: &str) -> Result<PublicKey> {
     let (did, fragment) = vm.split_once('#').ok_or(Error::Schema("verificationMethod must be did:key:..#.."))?;
-    if did.get(crate::did::PREFIX.len()..) != Some(fragment) {
+    if did.get(crate::did_key::PREFIX.len()..) != Some(fragment) {
         return Err(Error::Schema("verificationMethod fragment must be the did:key multikey"));
     }
-    crate::did::decode(did)
+    crate::did_key::decode(did)
 }
 
 fn issuer_of(doc: Value<'_>) -> Result<&str> {
@@ -119,7 +119,7 @@ pub fn issue(credential: Value<'_>, key: &KeyPair, created: Option<&str>, out: &
     if credential.get("proof").is_some() {
         return Err(Error::Schema("credential already has a proof"));
     }
-    let did = crate::did::encode(&key.public_key());
+    let did = crate::did_key::encode(&key.public_key());
     if issuer_of(credential)? != did.as_str() {
         return Err(Error::InvalidArgument("issuer must be the signing key's did:key"));
     }
@@ -230,7 +230,7 @@ pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Ver
     sign::verify(&key, &hash_data(&config_hash, credential), &sig)?;
 
     let issuer = issuer_of(credential)?;
-    if crate::did::decode(issuer).ok() != Some(key) {
+    if crate::did_key::decode(issuer).ok() != Some(key) {
         return Err(Error::Binding("the proof's key is not the issuer's"));
     }
     if let Some(anchors) = opts.anchors {

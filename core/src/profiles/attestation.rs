@@ -24,7 +24,7 @@ fn same_party_set(input: Value<'_>, expected: Value<'_>) -> bool {
 }
 
 pub(super) fn attestation(input: Value<'_>, context: Value<'_>) -> Result<()> {
-    if context.get("forbid_raw_deal_terms").is_some_and(super::phase1::truthy) && crate::privacy::contains_raw_term(input)
+    if context.get("forbid_raw_deal_terms").is_some_and(super::decision_records::truthy) && crate::privacy::contains_raw_term(input)
     {
         return Err(Error::Privacy("raw deal terms"));
     }

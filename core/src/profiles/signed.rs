@@ -237,7 +237,7 @@ pub fn verify_cosign(input: Value<'_>, context: Value<'_>) -> Result<()> {
         return Err(Error::Binding("counterparty equals publisher"));
     }
     let key = public_key(Some(key_text)).map_err(|_| Error::Binding("counterparty key"))?;
-    if !did.eq_str(crate::did::contract_did_key(&key).as_str()) {
+    if !did.eq_str(crate::did_key::contract_did_key(&key).as_str()) {
         return Err(Error::Binding("did:key derivation"));
     }
     let parties = input.get("parties").filter(|p| p.kind() == Kind::Array).ok_or(Error::Schema("parties"))?;

@@ -279,7 +279,7 @@ fn verify(text: &str, opts: &VerifyOptions<'_>) -> crate::Result<()> {
 #[test]
 fn vc_issue_verify_and_tamper() {
     let kp = KeyPair::from_seed(&[0x44; 32]);
-    let did = crate::did::encode(&kp.public_key());
+    let did = crate::did_key::encode(&kp.public_key());
     let signed = issue(&kp, &credential(&did));
     assert!(signed.contains("\"cryptosuite\":\"eddsa-jcs-2022\""));
     assert!(signed.contains("\"proofValue\":\"z"));
@@ -329,7 +329,7 @@ fn vc_issue_verify_and_tamper() {
     let text = credential(&did);
     let doc = json::parse(text.as_bytes(), &mut nodes).unwrap();
     assert!(vc::issue(doc.root(), &other, None, &mut [0u8; 4096]).is_err());
-    let forged = issue(&other, &credential(&crate::did::encode(&other.public_key()))).replace(crate::did::encode(&other.public_key()).as_str().split('#').next().unwrap(), &did);
+    let forged = issue(&other, &credential(&crate::did_key::encode(&other.public_key()))).replace(crate::did_key::encode(&other.public_key()).as_str().split('#').next().unwrap(), &did);
     assert!(verify(&forged, &VerifyOptions::default()).is_err());
     // Already has a proof.
     let mut nodes = vec![Node::EMPTY; signed.len()];
@@ -342,7 +342,7 @@ fn vc_issue_verify_and_tamper() {
 #[test]
 fn vc_hash_construction_by_hand() {
     let kp = KeyPair::from_seed(&[0x44; 32]);
-    let did = crate::did::encode(&kp.public_key());
+    let did = crate::did_key::encode(&kp.public_key());
     let unsigned = credential(&did);
     let signed = issue(&kp, &unsigned);
     let mut nodes = vec![Node::EMPTY; signed.len()];

@@ -1,4 +1,5 @@
-//! Phase 1 profiles: decision object, offer binding, ApprovalReceipt, RevocationRecord,
+//! Decision records (the contract's "Phase 1" profiles): decision object, offer binding,
+//! ApprovalReceipt, RevocationRecord,
 //! CascadeDecisionRecord and FulfillmentAttestation.
 
 use super::{
