@@ -198,25 +198,55 @@ def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
     orig_verify = sdk_signing.verify_signature
     sdk_keypair = sdk_signing.KeyPair
 
+    # accelerate() changes speed, never an answer. Where the Rust path answers, its answer
+    # is the SDK's (byte parity of canonical forms and signatures; a signature it accepts,
+    # the SDK accepts too: its verification is never more lenient). Where it refuses, the
+    # SDK's own function decides: concordia_rs' stricter policy (128 nesting levels,
+    # integers within 2^53, one spelling of a signature, no small-order or non-canonical
+    # keys) governs concordia_rs, not an application that only asked to be faster.
     def fast_sign_message(data: Dict[str, Any], key_pair: Any, alg: str = "EdDSA") -> str:
         if alg == "EdDSA" and isinstance(key_pair, (sdk_keypair, KeyPair)):
-            return sign_message(data, key_pair)
+            try:
+                return sign_message(data, key_pair)
+            except Exception:
+                pass
         return orig_sign(data, key_pair, alg)
 
     def fast_verify_signature(data: Dict[str, Any], signature: str, public_key: Any, alg: str = "EdDSA") -> bool:
         if alg == "EdDSA":
-            return verify_signature(data, signature, public_key)
+            try:
+                if verify_signature(data, signature, public_key):
+                    return True
+            except Exception:
+                pass
         return orig_verify(data, signature, public_key, alg)
+
+    def _first_answer(fast: Any, orig: Any, *, fallback_on_false: bool = False) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = fast(*args, **kwargs)
+            except Exception:
+                return orig(*args, **kwargs)
+            if fallback_on_false and result is False:
+                return orig(*args, **kwargs)
+            return result
+
+        call.__doc__ = orig.__doc__
+        call.__name__ = getattr(orig, "__name__", "call")
+        return call
 
     fast_sign_message.__doc__ = orig_sign.__doc__
     fast_verify_signature.__doc__ = orig_verify.__doc__
     return {
-        "canonical_json": (sdk_signing.canonical_json, canonical_json),
-        "canonicalize_jcs": (sdk_canon.canonicalize_jcs, canonicalize_jcs),
+        "canonical_json": (sdk_signing.canonical_json, _first_answer(canonical_json, sdk_signing.canonical_json)),
+        "canonicalize_jcs": (sdk_canon.canonicalize_jcs, _first_answer(canonicalize_jcs, sdk_canon.canonicalize_jcs)),
         "sign_message": (orig_sign, fast_sign_message),
         "verify_signature": (orig_verify, fast_verify_signature),
-        "compute_hash": (sdk_message.compute_hash, compute_hash),
-        "validate_chain": (sdk_message.validate_chain, validate_chain),
+        "compute_hash": (sdk_message.compute_hash, _first_answer(compute_hash, sdk_message.compute_hash)),
+        "validate_chain": (
+            sdk_message.validate_chain,
+            _first_answer(validate_chain, sdk_message.validate_chain, fallback_on_false=True),
+        ),
     }
 
 
@@ -224,6 +254,10 @@ def accelerate() -> List[str]:
     """Replace the reference SDK's canonical JSON, ``sign_message``, ``verify_signature``,
     ``compute_hash`` and ``validate_chain`` with the Rust ones, in ``concordia.signing``
     and in every loaded ``concordia`` module that imported them by name.
+
+    Every answer stays the SDK's: where the Rust path refuses something (concordia_rs'
+    policy is stricter: 128 nesting levels, integers within 2^53, one spelling of a
+    signature, no small-order keys), the SDK's own function is called and decides.
 
     Returns the patched attributes as ``"module.name"`` strings (empty when the SDK is not
     importable). Idempotent; undo with ``deaccelerate()``. ES256 signing and verification
