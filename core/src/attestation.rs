@@ -90,6 +90,25 @@ pub struct Params<'a> {
     pub resolution_mechanism: &'a str,
 }
 
+mod extras;
+
+pub use extras::{
+    check_references, validity_from_json, MAX_REFERENCES, MAX_REFERENCE_EXTENSIONS_BYTES, MAX_REFERENCE_EXTENSIONS_DEPTH,
+    MAX_REFERENCE_EXTENSIONS_NODES, MAX_REFERENCE_ID_LENGTH, MAX_REFERENCE_OPTIONAL_STRING_LENGTH,
+    MAX_REFERENCE_RELATIONSHIP_LENGTH, MAX_REFERENCE_TYPE_LENGTH,
+};
+
+/// Members a caller supplies as JSON (for hosts whose callers hold them as data, as the
+/// reference SDK's do), checked and normalized with the SDK's rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras<'a> {
+    /// `references` (SPEC §11.5), see [`check_references`]; absent or falsy: `[]`.
+    pub references: Option<Value<'a>>,
+    /// `validity_temporal` as the caller wrote it, see [`validity_from_json`]: it replaces
+    /// [`Params::validity`], and the record keeps the caller's timestamp texts.
+    pub validity_temporal: Option<Value<'a>>,
+}
+
 /// Finds the signing key of a party.
 pub trait Signer {
     /// The key pair of `agent_id`, if this caller holds it.
@@ -114,23 +133,48 @@ impl<const N: usize> Signer for [(&str, KeyPair); N] {
 /// as in the reference SDK.
 ///
 /// # Errors
-/// [`Error::Transition`] when the session is not AGREED, REJECTED or EXPIRED;
+/// [`Error::Transition`] (`"attestation needs a concluded session"`) when the session is
+/// not AGREED, REJECTED or EXPIRED; [`Error::Schema`] (`"terms has no length"`) when the
+/// session was opened with `terms` that have no length (the SDK's `len()` fails);
 /// [`Error::InvalidArgument`] for an empty transcript, a malformed category, value range,
-/// resolution mechanism or validity window; [`Error::Privacy`] when a string would carry
-/// raw deal terms; [`Error::BufferTooSmall`] with the needed length.
+/// resolution mechanism or validity window (`until` not after `from`, a window shorter
+/// than its duration); [`Error::Privacy`] when a string would carry raw deal terms;
+/// [`Error::BufferTooSmall`] with the needed length.
 pub fn generate<const P: usize, const T: usize, S: Signer + ?Sized>(
     session: &Session<P, T>,
     params: &Params<'_>,
     signer: &S,
     out: &mut [u8],
 ) -> Result<usize> {
+    generate_with(session, params, &Extras::default(), signer, out)
+}
+
+/// [`generate`], with `references` and a `validity_temporal` given as JSON ([`Extras`]).
+///
+/// # Errors
+/// As [`generate`]; [`Error::InvalidArgument`] for references or a validity window the
+/// SDK refuses.
+pub fn generate_with<const P: usize, const T: usize, S: Signer + ?Sized>(
+    session: &Session<P, T>,
+    params: &Params<'_>,
+    extras: &Extras<'_>,
+    signer: &S,
+    out: &mut [u8],
+) -> Result<usize> {
     if !session.state().is_terminal() {
         return Err(Error::Transition("attestation needs a concluded session"));
+    }
+    if session.terms_unsized() {
+        return Err(Error::Schema("terms has no length"));
     }
     if session.message_count() == 0 {
         return Err(Error::InvalidArgument("empty transcript"));
     }
     check_params(params)?;
+    check_references(extras.references)?;
+    if let Some(vt) = extras.validity_temporal {
+        validity_from_json(vt)?;
+    }
     // §9.6.6: no string the record carries may hold raw deal terms. Every other string in
     // the record is fixed text, a digest, a timestamp, or derived from these.
     let texts = [Some(params.attestation_id), Some(session.id()), params.category, params.value_range];
@@ -138,7 +182,7 @@ pub fn generate<const P: usize, const T: usize, S: Signer + ?Sized>(
     if texts.into_iter().chain(ids).flatten().any(crate::privacy::matches_raw_term_str) {
         return Err(Error::Privacy("raw deal terms in an attestation field"));
     }
-    let doc = Doc { session, params };
+    let doc = Doc { session, params, extras };
 
     // The final record is the longest of the three passes; every signature has the same
     // length, so placeholders size it exactly.
@@ -205,14 +249,7 @@ fn check_params(p: &Params<'_>) -> Result<()> {
     if !["direct", "split", "foa", "tradeoff", "escalation", "none"].contains(&p.resolution_mechanism) {
         return Err(Error::InvalidArgument("resolution_mechanism"));
     }
-    match p.validity {
-        Validity::Absolute { from, until } if until < from => Err(Error::InvalidArgument("validity until before from")),
-        Validity::Window { start, end, .. } if end < start => Err(Error::InvalidArgument("validity end before start")),
-        Validity::Relative { duration_seconds: 0, .. } | Validity::Window { duration_seconds: 0, .. } => {
-            Err(Error::InvalidArgument("validity duration must be at least 1"))
-        }
-        _ => Ok(()),
-    }
+    extras::check_validity(&p.validity)
 }
 
 enum Signatures<'s> {
@@ -225,6 +262,7 @@ enum Signatures<'s> {
 struct Doc<'s, const P: usize, const T: usize> {
     session: &'s Session<P, T>,
     params: &'s Params<'s>,
+    extras: &'s Extras<'s>,
 }
 
 fn write_str_member<S: Sink + ?Sized>(first: bool, name: &str, value: &str, s: &mut S) -> Result<()> {
@@ -371,7 +409,7 @@ impl<const P: usize, const T: usize> Doc<'_, P, T> {
         }
         s.write(b"]")?;
         write_key("references", s)?;
-        s.write(b"[]")?;
+        extras::write_references(self.extras.references, s)?;
         write_key("session_id", s)?;
         write_plain_str(session.id(), s)?;
         write_key("summary", s)?;
@@ -381,7 +419,10 @@ impl<const P: usize, const T: usize> Doc<'_, P, T> {
         write_key("transcript_hash", s)?;
         write_plain_str(session.transcript_hash().to_prefixed().as_str(), s)?;
         write_key("validity_temporal", s)?;
-        write_validity(&params.validity, s)?;
+        match self.extras.validity_temporal {
+            Some(vt) => extras::write_validity_json(vt, s)?,
+            None => write_validity(&params.validity, s)?,
+        }
         s.write(b"}")
     }
 

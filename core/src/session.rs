@@ -214,6 +214,49 @@ impl Default for Timing {
     }
 }
 
+impl Timing {
+    /// Timing from real numbers, for hosts whose callers pass any number (the reference
+    /// SDK's `TimingConfig` takes any value: `-1`, `2**32`, `2.5`, `None`). `None` is a
+    /// field the caller left unset (`None` in Python).
+    ///
+    /// * `max_rounds`: the SDK refuses an offer or counter when `round_count >= max_rounds`;
+    ///   for a whole `round_count` that is `round_count >= ceil(max_rounds)`, so the cap is
+    ///   `ceil(max_rounds)` clamped to `0..=u32::MAX` (negative and `-inf`: 0, every offer
+    ///   refused; `+inf` and NaN, for which the comparison is never true: `u32::MAX`). `None`
+    ///   is 0: the SDK's comparison with `None` raises at the first offer, so no offer
+    ///   is ever accepted.
+    /// * `session_ttl`, `offer_ttl` (whole seconds): rounded down (a fractional TTL never
+    ///   lasts longer than asked) and clamped to `0..=u32::MAX`; `None`, NaN and `+inf` are
+    ///   `u32::MAX` (no practical limit: the SDK enforces neither TTL).
+    #[must_use]
+    pub fn from_real(session_ttl: Option<f64>, offer_ttl: Option<f64>, max_rounds: Option<f64>) -> Timing {
+        fn clamp(x: f64) -> u32 {
+            if x.is_nan() || x >= f64::from(u32::MAX) {
+                u32::MAX
+            } else if x <= 0.0 {
+                0
+            } else {
+                x as u32
+            }
+        }
+        let ttl = |t: Option<f64>| t.map_or(u32::MAX, |x| clamp(floor(x)));
+        Timing {
+            session_ttl: ttl(session_ttl),
+            offer_ttl: ttl(offer_ttl),
+            max_rounds: max_rounds.map_or(0, |x| clamp(-floor(-x))),
+        }
+    }
+}
+
+/// `x` rounded towards negative infinity (no `std`: `f64::floor` is not in `core`).
+fn floor(x: f64) -> f64 {
+    if !x.is_finite() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x; // infinite, NaN, or an integer already (2^52 and beyond)
+    }
+    let t = x as i64 as f64;
+    if t > x { t - 1.0 } else { t }
+}
+
 /// A registered party: identity, role, key and behaviour summary.
 #[derive(Clone, Debug)]
 pub struct Party<const T: usize> {
@@ -273,10 +316,14 @@ pub struct Session<const P: usize = 4, const T: usize = 16> {
     round_count: u32,
     message_count: u64,
     terms_count: u32,
+    terms_unsized: bool,
     tip: Digest,
     transcript: Sha256Sink,
     reactivatable: bool,
     parties: Vec<Party<T>, P>,
+    /// Behaviour of senders who are not (yet) parties, as the SDK tracks it: it becomes the
+    /// party's when [`Session::add_party`] registers them.
+    senders: Vec<(String<ID_CAPACITY>, Behavior<T>), P>,
 }
 
 impl<const P: usize, const T: usize> Session<P, T> {
@@ -295,14 +342,18 @@ impl<const P: usize, const T: usize> Session<P, T> {
             round_count: 0,
             message_count: 0,
             terms_count: 0,
+            terms_unsized: false,
             tip: GENESIS_HASH,
             transcript: Sha256Sink::new(),
             reactivatable: false,
             parties: Vec::new(),
+            senders: Vec::new(),
         })
     }
 
-    /// Registers a party (re-registering an agent updates its role and key).
+    /// Registers a party (re-registering an agent updates its role and key). A sender whose
+    /// messages were applied before it became a party keeps the behaviour they built, as in
+    /// the reference SDK.
     ///
     /// # Errors
     /// [`Error::Limit`] when `P` parties are registered already;
@@ -316,8 +367,15 @@ impl<const P: usize, const T: usize> Session<P, T> {
             return Ok(());
         }
         let agent_id = String::try_from(agent_id).map_err(|_| Error::InvalidArgument("agent id too long"))?;
+        if self.parties.is_full() {
+            return Err(Error::Limit { kind: crate::error::Limit::Capacity, offset: 0 });
+        }
+        let behavior = match self.senders.iter().position(|(id, _)| *id == agent_id) {
+            Some(i) => self.senders.swap_remove(i).1,
+            None => Behavior::new(),
+        };
         self.parties
-            .push(Party { agent_id, role, key, behavior: Behavior::new() })
+            .push(Party { agent_id, role, key, behavior })
             .map_err(|_| Error::Limit { kind: crate::error::Limit::Capacity, offset: 0 })
     }
 
@@ -346,10 +404,19 @@ impl<const P: usize, const T: usize> Session<P, T> {
     pub fn message_count(&self) -> u64 {
         self.message_count
     }
-    /// Number of terms in the `negotiate.open` body's `terms` object.
+    /// The length of the last `negotiate.open` body's `terms`, as the reference SDK's
+    /// `len(session.terms)` reads it: members of an object, elements of an array, characters
+    /// of a string; 0 when it is absent or falsy (`null`, `false`, `0`, `""`, `[]`, `{}`).
+    /// A non-zero number or `true` has no length: 0 here, and [`Session::terms_unsized`].
     #[must_use]
     pub fn terms_count(&self) -> u32 {
         self.terms_count
+    }
+    /// True when the last `negotiate.open` carried `terms` without a length (a non-zero
+    /// number or `true`): the SDK's attestation then fails on `len(terms)`.
+    #[must_use]
+    pub fn terms_unsized(&self) -> bool {
+        self.terms_unsized
     }
     /// Hash of the last applied message ([`GENESIS_HASH`] before the first): the next
     /// message's `prev_hash`, and the attestation's `chain_head`.
@@ -373,11 +440,12 @@ impl<const P: usize, const T: usize> Session<P, T> {
     pub fn concluded_at(&self) -> Option<Timestamp> {
         self.concluded_at
     }
-    /// Whole seconds from creation to conclusion, or to `now` while open (never negative).
+    /// Whole seconds from creation to conclusion, or to `now` while open (never negative):
+    /// the exact difference truncated, as the SDK's `int((end - created).total_seconds())`.
     #[must_use]
     pub fn duration_seconds(&self, now: Timestamp) -> u64 {
         let end = self.concluded_at.unwrap_or(now);
-        u64::try_from(end.unix_seconds().saturating_sub(self.created_at.unix_seconds())).unwrap_or(0)
+        u64::try_from(end.seconds_since(&self.created_at)).unwrap_or(0)
     }
     /// True once flagged reactivatable by [`Session::make_dormant`].
     #[must_use]
@@ -393,6 +461,14 @@ impl<const P: usize, const T: usize> Session<P, T> {
     #[must_use]
     pub fn party(&self, agent_id: &str) -> Option<&Party<T>> {
         self.parties.iter().find(|p| p.agent_id.as_str() == agent_id)
+    }
+    /// The behaviour of `agent_id`: a party's, or that of a sender who is not a party (the
+    /// SDK tracks every sender); `None` for an agent who has sent nothing and is no party.
+    #[must_use]
+    pub fn behavior(&self, agent_id: &str) -> Option<&Behavior<T>> {
+        self.party(agent_id)
+            .map(Party::behavior)
+            .or_else(|| self.senders.iter().find(|(id, _)| id.as_str() == agent_id).map(|(_, b)| b))
     }
 
     /// The keys registered with [`Session::add_party`], as a [`KeyResolver`] to pass to
@@ -420,38 +496,66 @@ impl<const P: usize, const T: usize> Session<P, T> {
     /// sender (a revoked identity). Keys registered with `add_party` are used only when the
     /// caller passes them: `session.apply(msg, &session.registered_keys(), now)`.
     ///
-    /// Checks, in order: `from.agent_id` and `signature` present; the sender's key (from
-    /// `keys`, never from elsewhere); the signature; `session_id` equals this
-    /// session's; `prev_hash` equals [`Session::tip`]; a known `type`; the session TTL; the
-    /// transition table; the round cap for offers and counters; the offer TTL for an
-    /// accept; and for offers and counters, a well-formed offer body (SPEC §6).
+    /// Checks, in the reference SDK's order: the message and its `from` are objects; a
+    /// non-empty string `from.agent_id` and a `signature` that is not falsy; the sender's
+    /// key (from `keys`, never from elsewhere); the signature; `session_id`, when present,
+    /// equals this session's; `prev_hash`, when present, equals [`Session::tip`]; a known
+    /// `type`; the session TTL; the transition table; the round cap for offers and
+    /// counters; the offer TTL for an accept; a `negotiate.open` body is an object; for
+    /// offers and counters, a well-formed offer body (SPEC §6); `session_id` and
+    /// `prev_hash` present (SPEC requires them; the SDK does not); room to track a sender
+    /// who is not a party.
+    ///
+    /// The `&'static str` of each error tells the SDK's exception apart, for hosts that
+    /// mirror it: `Schema("message must be an object")` and `Schema("from must be an
+    /// object")` (the SDK's `AttributeError`), `Schema("from.agent_id")` and
+    /// `Schema("signature missing")` (its `InvalidSignatureError`), `Schema("type missing")`
+    /// (its `KeyError`), `Schema("type")` (its `ValueError`), `Schema("open body must be an
+    /// object")` (its `AttributeError`); a non-string `session_id` or `prev_hash` is a
+    /// [`Error::Binding`] as in the SDK, an absent or `null` one a `Schema` error (SPEC
+    /// requires both; the SDK skips the check).
     ///
     /// # Errors
     /// [`Error::Schema`] (missing member or malformed offer), [`Error::UnknownKey`],
-    /// [`Error::Signature`], [`Error::Binding`] (`"session_id"` or `"prev_hash"`),
+    /// [`Error::Encoding`] or [`Error::Signature`] (a signature that does not decode or
+    /// verify), [`Error::Binding`] (`"session_id"` or `"prev_hash"`),
     /// [`Error::Temporal`] (`"session expired"`, `"offer expired"`),
-    /// [`Error::Transition`], [`Error::MaxRounds`]. On any error the session is unchanged.
+    /// [`Error::Transition`], [`Error::MaxRounds`], [`Error::InvalidArgument`] (a sender id
+    /// longer than [`ID_CAPACITY`]), [`Error::Limit`] (`P` senders who are not parties
+    /// tracked already). On any error the session is unchanged.
     pub fn apply<R: KeyResolver + ?Sized>(&mut self, msg: Value<'_>, keys: &R, now: Timestamp) -> Result<State> {
         if msg.kind() != Kind::Object {
             return Err(Error::Schema("message must be an object"));
         }
-        let sender = message::sender(msg)?;
-        if msg.get("signature").is_none() {
+        if msg.get("from").is_some_and(|f| f.kind() != Kind::Object) {
+            return Err(Error::Schema("from must be an object"));
+        }
+        let sender = message::sender(msg).ok().filter(|s| !s.raw().is_empty()).ok_or(Error::Schema("from.agent_id"))?;
+        if !msg.get("signature").is_some_and(behavior::is_truthy) {
             return Err(Error::Schema("signature missing"));
         }
         let party = self.parties.iter().position(|p| sender.eq_str(&p.agent_id));
         let key = keys.resolve(sender).ok_or(Error::UnknownKey)?;
-        message::verify_signed_object(msg, &key)?;
-        let sid = msg.get("session_id").and_then(|s| s.as_str()).ok_or(Error::Schema("session_id"))?;
-        if !sid.eq_str(&self.id) {
+        // Any signature text that does not decode is one refusal, `Encoding("signature")`.
+        message::verify_signed_object(msg, &key).map_err(|e| match e {
+            Error::Encoding(_) => Error::Encoding("signature"),
+            e => e,
+        })?;
+        // A present session_id or prev_hash is compared where the SDK compares it; an absent
+        // (or null) one, which the SDK lets through, is refused after all the SDK's checks.
+        let sid = msg.get("session_id").filter(|s| !s.is_null());
+        if sid.is_some_and(|sid| !sid.as_str().is_some_and(|s| s.eq_str(&self.id))) {
             return Err(Error::Binding("session_id"));
         }
-        message::check_link(msg, &self.tip)?;
-        let ty = msg
-            .get("type")
-            .and_then(|t| t.as_str())
-            .and_then(MessageType::parse)
-            .ok_or(Error::Schema("type"))?;
+        let prev = msg.get("prev_hash").filter(|p| !p.is_null());
+        if let Some(p) = prev {
+            if p.kind() != Kind::String {
+                return Err(Error::Binding("prev_hash"));
+            }
+            message::check_link(msg, &self.tip)?;
+        }
+        let ty = msg.get("type").ok_or(Error::Schema("type missing"))?;
+        let ty = ty.as_str().and_then(MessageType::parse).ok_or(Error::Schema("type"))?;
         if let Ok(deadline) = self.created_at.add_seconds(i64::from(self.timing.session_ttl)) {
             if now > deadline {
                 return Err(Error::Temporal("session expired"));
@@ -469,9 +573,35 @@ impl<const P: usize, const T: usize> Session<P, T> {
             }
         }
         let body = msg.get("body");
+        if ty == MessageType::Open && body.is_some_and(|b| b.kind() != Kind::Object) {
+            return Err(Error::Schema("open body must be an object"));
+        }
         if ty.is_round() {
             offer::Offer::from_body(body.ok_or(Error::Schema("body"))?)?;
         }
+        if sid.is_none() {
+            return Err(Error::Schema("session_id"));
+        }
+        if prev.is_none() {
+            return Err(Error::Schema("prev_hash"));
+        }
+        // A sender who is not a party is tracked too (the SDK's `_behaviors`): find its
+        // slot, or make sure there is room for one.
+        let tracked = match party {
+            Some(_) => None,
+            None => {
+                let i = self.senders.iter().position(|(id, _)| sender.eq_str(id));
+                if i.is_none() {
+                    if self.senders.is_full() {
+                        return Err(Error::Limit { kind: crate::error::Limit::Capacity, offset: 0 });
+                    }
+                    if sender.decoded_len() > ID_CAPACITY {
+                        return Err(Error::InvalidArgument("agent id too long"));
+                    }
+                }
+                i
+            }
+        };
 
         // Every check passed: build the next session on a copy, then commit.
         let mut s = self.clone();
@@ -480,14 +610,38 @@ impl<const P: usize, const T: usize> Session<P, T> {
         s.tip = hasher.finish();
         s.message_count += 1;
         if ty == MessageType::Open {
-            s.terms_count = body.and_then(|b| b.get("terms")).map_or(0, |t| t.len() as u32);
+            let terms = body.and_then(|b| b.get("terms"));
+            s.terms_unsized = terms.is_some_and(|t| matches!(t.kind(), Kind::Number | Kind::True) && behavior::is_truthy(t));
+            s.terms_count = match terms {
+                Some(t) if t.kind() == Kind::String => t.as_str().map_or(0, |v| v.chars().count() as u32),
+                Some(t) => t.len() as u32,
+                None => 0,
+            };
         }
         if ty.is_round() {
             s.round_count += 1;
             s.last_offer_at = Some(now);
         }
-        if let Some(p) = party.and_then(|i| s.parties.get_mut(i)) {
-            p.behavior.record(ty, msg);
+        match (party, tracked) {
+            (Some(i), _) => {
+                if let Some(p) = s.parties.get_mut(i) {
+                    p.behavior.record(ty, msg);
+                }
+            }
+            (None, Some(i)) => {
+                if let Some((_, b)) = s.senders.get_mut(i) {
+                    b.record(ty, msg);
+                }
+            }
+            (None, None) => {
+                let mut id = String::new();
+                for c in sender.chars() {
+                    id.push(c).map_err(|_| Error::InvalidArgument("agent id too long"))?;
+                }
+                let mut b = Behavior::new();
+                b.record(ty, msg);
+                s.senders.push((id, b)).map_err(|_| Error::Limit { kind: crate::error::Limit::Capacity, offset: 0 })?;
+            }
         }
         if next != s.state && matches!(next, State::Agreed | State::Rejected) {
             s.concluded_at = Some(now);

@@ -42,6 +42,15 @@ pub fn options() -> Options {
     Options::default()
 }
 
+/// The policy for a transcript read whole: a JSON array of messages, each message under
+/// the one policy. The array is one more level, so a message nested to the limit is
+/// accepted inside a transcript exactly as it is on its own (one message, one verdict).
+#[must_use]
+pub fn transcript_options() -> Options {
+    let base = options();
+    Options { max_depth: base.max_depth.saturating_add(1), ..base }
+}
+
 /// The error for an allocation the host could not make; `offset` is where in the input
 /// the need arose (0 when it is the input as a whole).
 #[must_use]
@@ -85,6 +94,15 @@ impl Nodes {
     /// cannot be allocated.
     pub fn parse<'a>(&'a mut self, input: &'a [u8]) -> Result<Doc<'a>> {
         self.parse_with(input, &options())
+    }
+
+    /// Parses a transcript (a JSON array of messages) read whole, under
+    /// [`transcript_options`].
+    ///
+    /// # Errors
+    /// As [`Nodes::parse`].
+    pub fn parse_transcript<'a>(&'a mut self, input: &'a [u8]) -> Result<Doc<'a>> {
+        self.parse_with(input, &transcript_options())
     }
 
     /// Parses `input` with explicit reader options (only for formats whose own rules

@@ -40,6 +40,12 @@ fn the_policy_is_the_cores_default() {
     assert!(matches!(err, Error::Limit { kind: Limit::Depth, offset: 128 }), "{err:?}");
     assert!(Nodes::new().parse(b"9007199254740993").is_err());
     assert!(Nodes::new().parse(b"9007199254740991").is_ok());
+    // A message nested to the limit is accepted inside a transcript too; one level more
+    // is refused there as it is alone.
+    let transcript = |n: usize| format!("[{}]", deep(n));
+    assert!(Nodes::new().parse_transcript(transcript(128).as_bytes()).is_ok());
+    assert!(Nodes::new().parse(transcript(128).as_bytes()).is_err());
+    assert!(Nodes::new().parse_transcript(transcript(129).as_bytes()).is_err());
 }
 
 #[test]

@@ -179,3 +179,90 @@ fn parties_without_keys_get_empty_signatures_and_no_countersignature() {
     assert!(att.root().pointer("/parties/1/signature").unwrap().is_str(""));
     assert_eq!(att.root().get("countersignatures").unwrap().len(), 1);
 }
+
+// ---- Reference SDK parity (issue 25) ----
+
+fn json_doc(text: &str) -> (Vec<Node>, &str) {
+    (vec![Node::EMPTY; text.len() + 8], text)
+}
+
+#[test]
+fn validity_windows_follow_the_sdks_rules() {
+    let t = |s: i64| Timestamp::from_unix(T0 + s);
+    assert!(extras::check_validity(&Validity::Absolute { from: t(0), until: t(0) }).is_err());
+    assert!(extras::check_validity(&Validity::Absolute { from: t(0), until: t(1) }).is_ok());
+    assert!(extras::check_validity(&Validity::Window { start: t(0), end: t(0), duration_seconds: 1 }).is_err());
+    assert!(extras::check_validity(&Validity::Window { start: t(0), end: t(59), duration_seconds: 60 }).is_err());
+    assert!(extras::check_validity(&Validity::Window { start: t(0), end: t(60), duration_seconds: 60 }).is_ok());
+    for (text, ok) in [
+        (r#"{"mode":"absolute","from":"2026-03-21T14:30:00+00:00","until":"2026-03-22T14:30:00.25Z"}"#, true),
+        (r#"{"mode":"absolute","from":"2026-03-21T14:30:00","until":"2026-03-21T14:30:00Z"}"#, false),
+        (r#"{"mode":"absolute","from":"2026-03-21T14:30:00Z"}"#, false),
+        (r#"{"mode":"relative","from":"2026-03-21T14:30:00Z","duration_seconds":60}"#, true),
+        (r#"{"mode":"relative","from":"2026-03-21T14:30:00Z","duration_seconds":60.0}"#, false),
+        (r#"{"mode":"relative","from":"2026-03-21T14:30:00Z","duration_seconds":0}"#, false),
+        (r#"{"mode":"window","start":"2026-03-21T14:30:00Z","end":"2026-03-21T14:31:00Z","duration_seconds":61}"#, false),
+        (r#"{"mode":"window","start":"2026-03-21T14:30:00Z","end":"2026-03-21T14:31:00Z","duration_seconds":60}"#, true),
+        (r#"{"mode":"eternal"}"#, false),
+        (r#"{"mode":"absolute","from":5,"until":"2026-03-21T14:31:00Z"}"#, false),
+    ] {
+        let (mut nodes, text) = json_doc(text);
+        let v = parse(text.as_bytes(), &mut nodes).unwrap();
+        assert_eq!(validity_from_json(v.root()).is_ok(), ok, "{text}");
+    }
+}
+
+#[test]
+fn references_and_validity_text_are_written_as_the_sdk_normalizes_them() {
+    let s = concluded();
+    let k = keys();
+    let refs = r#"[{"type":"receipt","id":"urn:x:1","relationship":"supersedes","version":"1.0.0","junk":1,"extensions":{"profile":"p"}}]"#;
+    let vt = r#"{"mode":"absolute","from":"2026-03-21T14:30:00.250000+00:00","until":"2026-06-21T14:30:00+00:00","note":"dropped"}"#;
+    let (mut rn, refs) = json_doc(refs);
+    let (mut vn, vt) = json_doc(vt);
+    let refs = parse(refs.as_bytes(), &mut rn).unwrap();
+    let vt = parse(vt.as_bytes(), &mut vn).unwrap();
+    let extras = Extras { references: Some(refs.root()), validity_temporal: Some(vt.root()) };
+    let mut out = vec![0u8; 8192];
+    let n = generate_with(&s, &params(), &extras, &k, &mut out).unwrap();
+    let text = std::str::from_utf8(&out[..n]).unwrap();
+    assert!(text.contains(r#""references":[{"extensions":{"profile":"p"},"id":"urn:x:1","relationship":"supersedes","type":"receipt","version":"1.0.0"}]"#), "{text}");
+    assert!(text.contains(r#""validity_temporal":{"from":"2026-03-21T14:30:00.250000+00:00","mode":"absolute","until":"2026-06-21T14:30:00+00:00"}"#), "{text}");
+    // Still a valid, countersigned attestation.
+    let mut nodes = vec![Node::EMPTY; n];
+    let att = parse(text.as_bytes(), &mut nodes).unwrap();
+    let keys_text = std::format!(r#"{{"{}":"{}","{}":"{}"}}"#, k[0].0, k[0].1.public_key().to_b64url(), k[1].0, k[1].1.public_key().to_b64url());
+    let mut kn = vec![Node::EMPTY; 32];
+    let keys_doc = parse(keys_text.as_bytes(), &mut kn).unwrap();
+    let v = verify(att.root(), keys_doc.root(), None);
+    assert!(v.is_ok(), "{v:?}");
+    // Falsy references are none; the SDK's caps refuse the rest.
+    for (refs, ok) in [
+        ("[]", true),
+        ("null", true),
+        ("{}", true),
+        (r#""abc""#, false),
+        (r#"[{"type":"receipt","id":"has space","relationship":"r"}]"#, false),
+        (r#"[{"type":"receipt","id":"a\u2003b","relationship":"r"}]"#, false),
+        (r#"[{"type":"receipt","relationship":"r"}]"#, false),
+        (r#"[{"type":"receipt","id":"i","relationship":"r","extensions":[1]}]"#, false),
+        (r#"[{"type":"receipt","id":"i","relationship":"r","extensions":{"a":{"b":{"c":{"d":{"e":{"f":{"g":1}}}}}}}}]"#, true),
+        (r#"[{"type":"receipt","id":"i","relationship":"r","extensions":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":1}}}}}}}}}]"#, false),
+        (r#"[{"type":"r","id":"i","relationship":"r","version":""}]"#, false),
+    ] {
+        let (mut rn, refs) = json_doc(refs);
+        let doc = parse(refs.as_bytes(), &mut rn).unwrap();
+        assert_eq!(check_references(Some(doc.root())).is_ok(), ok, "{refs}");
+    }
+    let many = std::format!("[{}]", vec![r#"{"type":"t","id":"i","relationship":"r"}"#; 33].join(","));
+    let (mut mn, many) = json_doc(&many);
+    let doc = parse(many.as_bytes(), &mut mn).unwrap();
+    assert!(check_references(Some(doc.root())).is_err());
+}
+
+#[test]
+fn unconcluded_and_unsized_sessions_are_refused_first() {
+    let open: Session<4, 8> = Session::new("ses", Timing::default(), Timestamp::from_unix(T0)).unwrap();
+    let mut out = vec![0u8; 8192];
+    assert_eq!(generate(&open, &params(), &keys(), &mut out), Err(Error::Transition("attestation needs a concluded session")));
+}

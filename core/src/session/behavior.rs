@@ -153,7 +153,7 @@ fn term_key(name: Str<'_>) -> TermKey {
 }
 
 /// Python truthiness of a JSON value, as `if message.get("reasoning")` tests it.
-fn is_truthy(v: Value<'_>) -> bool {
+pub(super) fn is_truthy(v: Value<'_>) -> bool {
     match v.kind() {
         Kind::Null | Kind::False => false,
         Kind::True => true,

@@ -262,3 +262,137 @@ proptest! {
         prop_assert_eq!(verifier.count(), s.message_count());
     }
 }
+
+// ---- Reference SDK parity (issue 25) ----
+
+/// Signs `json` (an object, without `signature`) with `signer` and applies it.
+fn apply_json(s: &mut Session<4, 8>, json: &str, signer: usize, now: Timestamp) -> Result<State> {
+    let mut nodes = vec![Node::EMPTY; json.len() / 2 + 4];
+    let doc = parse(json.as_bytes(), &mut nodes).unwrap();
+    let mut out = vec![0u8; json.len() + 256];
+    let n = message::sign_object(doc.root(), &keys()[signer], &mut out).unwrap();
+    let mut nodes2 = vec![Node::EMPTY; n / 2 + 4];
+    let signed = parse(&out[..n], &mut nodes2).unwrap();
+    let resolve = |id: Str<'_>| -> Option<PublicKey> { AGENTS.iter().position(|a| id.eq_str(a)).map(|i| keys()[i].public_key()) };
+    s.apply(signed.root(), &resolve, now)
+}
+
+fn apply_env(s: &mut Session<4, 8>, ty: &str, who: &str, body: &str, signer: usize, now: Timestamp) -> Result<State> {
+    let json = envelope(ty, who, body, s.tip());
+    apply_json(s, &json, signer, now)
+}
+
+fn envelope(ty: &str, who: &str, body: &str, prev: Digest) -> String {
+    std::format!(
+        r#"{{"type":"{ty}","id":"m","session_id":"ses_cam","from":{{"agent_id":"{who}"}},"prev_hash":"{}","body":{body}}}"#,
+        prev.to_prefixed().as_str()
+    )
+}
+
+#[test]
+fn duration_truncates_the_exact_difference_like_the_sdk() {
+    // created at .9, concluded 2.2 s later: the SDK's int(2.2) is 2; whole-second floors give 3.
+    let created = Timestamp::from_unix_nanos(T0, 900_000_000).unwrap();
+    let mut s: Session<4, 8> = Session::new("ses_cam", Timing::default(), created).unwrap();
+    s.expire(Timestamp::from_unix_nanos(T0 + 3, 100_000_000).unwrap()).unwrap();
+    assert_eq!(s.duration_seconds(Timestamp::from_unix(T0 + 99)), 2);
+    let open: Session<4, 8> = Session::new("ses_cam", Timing::default(), created).unwrap();
+    assert_eq!(open.duration_seconds(Timestamp::from_unix_nanos(T0 + 1, 899_999_999).unwrap()), 0);
+    assert_eq!(open.duration_seconds(Timestamp::from_unix(T0 - 5)), 0);
+}
+
+#[test]
+fn a_sender_who_is_not_a_party_is_tracked_and_keeps_its_behaviour_when_added() {
+    let mut s = session();
+    let t = Timestamp::from_unix(T0);
+    assert_eq!(apply_env(&mut s, "negotiate.open", "seller", "{}", 0, t), Ok(State::Proposed));
+    assert_eq!(apply_env(&mut s, "negotiate.accept_session", "buyer", "{}", 1, t), Ok(State::Active));
+    let offer = r#"{"offer_id":"o","terms":{"price":{"value":100}}}"#;
+    assert_eq!(apply_env(&mut s, "negotiate.offer", "mallory", offer, 2, t), Ok(State::Active));
+    assert_eq!(apply_env(&mut s, "negotiate.signal", "mallory", "{}", 2, t), Ok(State::Active));
+    assert!(s.party("mallory").is_none());
+    let b = s.behavior("mallory").unwrap();
+    assert_eq!((b.offers_made, b.signals_shared), (1, 1));
+    assert_eq!(s.round_count(), 1);
+    s.add_party("mallory", Role::Mediator, None).unwrap();
+    let p = s.party("mallory").unwrap();
+    assert_eq!((p.behavior().offers_made, p.behavior().signals_shared, p.role()), (1, 1, Role::Mediator));
+    assert_eq!(s.parties().len(), 3);
+}
+
+#[test]
+fn terms_count_is_the_sdks_len_of_terms() {
+    let t = Timestamp::from_unix(T0);
+    for (terms, count, unsized_) in [
+        (r#"{"a":1,"b":2}"#, 2, false),
+        ("[1,2,3]", 3, false),
+        (r#""h\u00e9!""#, 3, false),
+        ("0", 0, false),
+        ("false", 0, false),
+        ("null", 0, false),
+        ("7", 0, true),
+        ("2.5", 0, true),
+        ("true", 0, true),
+    ] {
+        let mut s = session();
+        let body = std::format!(r#"{{"terms":{terms}}}"#);
+        assert_eq!(apply_env(&mut s, "negotiate.open", "seller", &body, 0, t), Ok(State::Proposed));
+        assert_eq!((s.terms_count(), s.terms_unsized()), (count, unsized_), "{terms}");
+    }
+    // A body that is not an object: the SDK's AttributeError, and nothing changes.
+    let mut s = session();
+    assert_eq!(
+        apply_env(&mut s, "negotiate.open", "seller", "[1]", 0, t),
+        Err(Error::Schema("open body must be an object"))
+    );
+    assert_eq!(s.message_count(), 0);
+}
+
+#[test]
+fn malformed_envelopes_fail_with_the_sdks_reasons_in_its_order() {
+    let t = Timestamp::from_unix(T0);
+    let g = GENESIS_HASH.to_prefixed();
+    let g = g.as_str();
+    let cases: [(String, Error); 8] = [
+        (std::format!(r#"{{"type":"negotiate.open","from":"seller","session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("from must be an object")),
+        (std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":""}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("from.agent_id")),
+        (std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":5}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("from.agent_id")),
+        (std::format!(r#"{{"from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("type missing")),
+        (std::format!(r#"{{"type":7,"from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("type")),
+        (std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":"seller"}},"session_id":5,"prev_hash":"{g}"}}"#), Error::Binding("session_id")),
+        (r#"{"type":"negotiate.open","from":{"agent_id":"seller"},"session_id":"ses_cam","prev_hash":["x"]}"#.into(), Error::Binding("prev_hash")),
+        // Absent session_id: refused only after the SDK's own checks (here, the transition).
+        (std::format!(r#"{{"type":"negotiate.offer","from":{{"agent_id":"seller"}},"prev_hash":"{g}"}}"#), Error::Transition("negotiate.offer")),
+    ];
+    for (json, want) in cases {
+        let mut s = session();
+        assert_eq!(apply_json(&mut s, &json, 0, t), Err(want), "{json}");
+        assert_eq!(s.message_count(), 0);
+    }
+    let mut s = session();
+    let absent = std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":"seller"}},"prev_hash":"{g}"}}"#);
+    assert_eq!(apply_json(&mut s, &absent, 0, t), Err(Error::Schema("session_id")));
+    // Signatures: falsy is missing; any text that does not decode is one Encoding error.
+    let mut nodes = vec![Node::EMPTY; 64];
+    for (sig, want) in [(r#""""#, Error::Schema("signature missing")), ("0", Error::Schema("signature missing")), (r#""abc""#, Error::Encoding("signature"))] {
+        let json = std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}","signature":{sig}}}"#);
+        let doc = parse(json.as_bytes(), &mut nodes).unwrap();
+        let mut s = session();
+        let keys = s.registered_keys();
+        assert_eq!(s.apply(doc.root(), &keys, t), Err(want), "{sig}");
+    }
+}
+
+#[test]
+fn timing_from_real_numbers() {
+    let t = Timing::from_real(Some(2.5), Some(-1.0), Some(2.5));
+    assert_eq!((t.session_ttl, t.offer_ttl, t.max_rounds), (2, 0, 3));
+    let t = Timing::from_real(None, Some(f64::NAN), None);
+    assert_eq!((t.session_ttl, t.offer_ttl, t.max_rounds), (u32::MAX, u32::MAX, 0));
+    let t = Timing::from_real(Some(4_294_967_296.0), Some(f64::INFINITY), Some(-1.0));
+    assert_eq!((t.session_ttl, t.offer_ttl, t.max_rounds), (u32::MAX, u32::MAX, 0));
+    let t = Timing::from_real(Some(86_400.0), Some(3_600.0), Some(f64::NAN));
+    assert_eq!((t.session_ttl, t.offer_ttl, t.max_rounds), (86_400, 3_600, u32::MAX));
+    assert_eq!(Timing::from_real(Some(0.5), Some(1e300), Some(-0.5)).max_rounds, 0);
+    assert_eq!(Timing::from_real(Some(-0.5), None, Some(20.0)), Timing { session_ttl: 0, offer_ttl: u32::MAX, max_rounds: 20 });
+}
