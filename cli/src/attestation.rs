@@ -42,7 +42,10 @@ pub fn run(mut args: Args) -> CliResult {
     let att = parse(&aname, &ab, &mut an)?;
     let mut tn = concordia_host::Nodes::new();
     let transcript = match &tb {
-        Some((tname, b)) => Some(messages_of(tname, parse(tname, b, &mut tn)?.root())?),
+        Some((tname, b)) => {
+            let doc = tn.parse_transcript(b).map_err(|e| crate::util::fail(tname, e))?;
+            Some(messages_of(tname, doc.root())?)
+        }
         None => None,
     };
     match attestation::verify(att.root(), keys.root(), transcript) {

@@ -208,7 +208,7 @@ pub unsafe extern "C" fn concordia_attestation_verify(
         if keys.root().kind() != Kind::Object {
             return Err(Fail::Core(Error::Schema("keys must be an object of agent_id to public key")));
         }
-        let transcript = if transcript_json.is_null() { None } else { Some(parse(transcript, &mut tn)?.root()) };
+        let transcript = if transcript_json.is_null() { None } else { Some(tn.parse_transcript(transcript)?.root()) };
         let v = attestation::verify(att.root(), keys.root(), transcript)?;
         // SAFETY: caller contract above: NULL or valid for one write.
         if let Some(r) = unsafe { result.as_mut() } {

@@ -149,7 +149,7 @@ pub fn verify_attestation(
     let att = parse(attestation_json.as_bytes(), &mut an)?;
     let keys = parse_keys(keys_json.as_bytes(), &mut kn)?;
     let transcript = match &transcript_json {
-        Some(t) => Some(parse(t.as_bytes(), &mut tn)?.root()),
+        Some(t) => Some(tn.parse_transcript(t.as_bytes())?.root()),
         None => None,
     };
     let v = attestation::verify(att.root(), keys.root(), transcript)?;

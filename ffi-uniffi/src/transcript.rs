@@ -76,7 +76,7 @@ impl TranscriptVerifier {
 pub fn verify_transcript(transcript_json: String, keys_json: String) -> Result<TranscriptSummary, ProtocolError> {
     let (mut tn, mut kn) = (concordia_host::Nodes::new(), concordia_host::Nodes::new());
     let keys = parse_keys(keys_json.as_bytes(), &mut kn)?;
-    let transcript = parse(transcript_json.as_bytes(), &mut tn)?;
+    let transcript = tn.parse_transcript(transcript_json.as_bytes())?;
     let v = message::verify_transcript(transcript.root(), &KeyMap(keys.root())).map_err(|(i, e)| {
         let mapped = ProtocolError::from(e);
         crate::errors::with_context(mapped, &format!("message {i}"))

@@ -42,13 +42,14 @@ pub fn options() -> Options {
     Options::default()
 }
 
-/// The policy for a transcript read whole: a JSON array of messages, each message under
-/// the one policy. The array is one more level, so a message nested to the limit is
+/// The policy for a transcript read whole: a JSON array of messages (or an object whose
+/// `messages` member is that array: `wrapped`), each message under the one policy. The
+/// array (and the object) are levels of their own, so a message nested to the limit is
 /// accepted inside a transcript exactly as it is on its own (one message, one verdict).
 #[must_use]
-pub fn transcript_options() -> Options {
+pub fn transcript_options(wrapped: bool) -> Options {
     let base = options();
-    Options { max_depth: base.max_depth.saturating_add(1), ..base }
+    Options { max_depth: base.max_depth.saturating_add(1 + u32::from(wrapped)), ..base }
 }
 
 /// The error for an allocation the host could not make; `offset` is where in the input
@@ -96,13 +97,14 @@ impl Nodes {
         self.parse_with(input, &options())
     }
 
-    /// Parses a transcript (a JSON array of messages) read whole, under
-    /// [`transcript_options`].
+    /// Parses a transcript read whole (a JSON array of messages, or an object with a
+    /// `messages` array), under [`transcript_options`].
     ///
     /// # Errors
     /// As [`Nodes::parse`].
     pub fn parse_transcript<'a>(&'a mut self, input: &'a [u8]) -> Result<Doc<'a>> {
-        self.parse_with(input, &transcript_options())
+        let wrapped = input.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+        self.parse_with(input, &transcript_options(wrapped))
     }
 
     /// Parses `input` with explicit reader options (only for formats whose own rules

@@ -46,6 +46,9 @@ fn the_policy_is_the_cores_default() {
     assert!(Nodes::new().parse_transcript(transcript(128).as_bytes()).is_ok());
     assert!(Nodes::new().parse(transcript(128).as_bytes()).is_err());
     assert!(Nodes::new().parse_transcript(transcript(129).as_bytes()).is_err());
+    let wrapped = |n: usize| format!(" {{\"messages\": [{}]}}", deep(n));
+    assert!(Nodes::new().parse_transcript(wrapped(128).as_bytes()).is_ok());
+    assert!(Nodes::new().parse_transcript(wrapped(129).as_bytes()).is_err());
 }
 
 #[test]

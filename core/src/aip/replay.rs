@@ -18,7 +18,36 @@
 //! (`created_at < now - 600 s`); from that moment any copy of that message (same signed
 //! `created_at`) is rejected as too old, so no id is ever accepted twice. `now` is made
 //! monotone: a `now` earlier than one already seen is read as the latest seen, so a clock
-//! stepping back cannot resurrect an evicted id.
+//! stepping back cannot resurrect an evicted id. The clock moves only with an accepted
+//! check: a check that fails (any error) leaves the window exactly as it was, its clock
+//! included, so a rejected envelope cannot push the window forward.
+//!
+//! # Restarts: snapshot, restore, cold start
+//!
+//! [`ReplayWindow::snapshot`] writes the state (ids, `created_at`s, clock, cold-start
+//! guard) into a caller buffer ([`ReplayWindow::snapshot_len`] or [`snapshot_len_for`]
+//! sizes it); [`ReplayWindow::restore`] reads it back, and the restored window gives the
+//! same verdicts as the uninterrupted one. Write the snapshot before acting on a `Fresh`
+//! verdict, or a crash in between forgets the id. Bytes (all integers little-endian):
+//!
+//! ```text
+//! 0   "CRWS"         magic
+//! 4   1              version (SNAPSHOT_VERSION)
+//! 5   flags          bit 0: clock present, bit 1: cold-start guard present; others 0
+//! 6   0 0            reserved
+//! 8   i64 + u32      clock (seconds, nanoseconds; zero when absent)
+//! 20  i64 + u32      cold-start guard (likewise)
+//! 32  u32            count
+//! 36  count x 28     id (u128), created_at (i64 seconds, u32 nanoseconds), in heap order
+//! end-32             SHA-256 of everything before
+//! ```
+//!
+//! Restoring fails closed: bytes that are missing, truncated, bit-flipped, of another
+//! version or inconsistent (an id twice, a `created_at` outside the window at the saved
+//! clock, entries out of heap order) are refused, and the window is left empty and
+//! [cold-started](ReplayWindow::cold_start): until a full window has passed, envelopes
+//! created before the start (or at it) are refused, unless the caller explicitly opts out with
+//! [`ReplayWindow::end_cold_start`].
 //!
 //! Structure: an AVL tree keyed by id (lookup and insert O(log N)) and a binary min-heap
 //! keyed by `created_at` (eviction O(log N) each), in two arrays the caller provides: one
@@ -53,6 +82,128 @@ pub const WINDOW: i64 = 600;
 pub const MAX_FUTURE_SKEW: i64 = 300;
 
 const NIL: u32 = u32::MAX;
+
+fn key_of(t: Timestamp) -> (i64, u32) {
+    (t.unix_seconds(), t.subsec_nanos())
+}
+
+/// `[now - WINDOW, now + MAX_FUTURE_SKEW]`.
+fn bounds(now: Timestamp) -> Result<(Timestamp, Timestamp)> {
+    let oldest = now.add_seconds(-WINDOW).map_err(|_| Error::InvalidArgument("now out of range"))?;
+    let newest = now.add_seconds(MAX_FUTURE_SKEW).map_err(|_| Error::InvalidArgument("now out of range"))?;
+    Ok((oldest, newest))
+}
+
+/// The version [`ReplayWindow::snapshot`] writes and [`ReplayWindow::restore`] reads.
+pub const SNAPSHOT_VERSION: u8 = 1;
+const SNAPSHOT_MAGIC: [u8; 4] = *b"CRWS";
+const SNAPSHOT_HEADER: usize = 36;
+const SNAPSHOT_ENTRY: usize = 28;
+const SNAPSHOT_CHECKSUM: usize = 32;
+const CORRUPT: Error = Error::Encoding("replay snapshot is corrupt (inconsistent contents)");
+
+/// The length of the snapshot of a window that remembers `ids` ids: 68 + 28 per id (a
+/// buffer of `snapshot_len_for(capacity)` bytes holds any snapshot of a window).
+#[must_use]
+pub const fn snapshot_len_for(ids: usize) -> usize {
+    SNAPSHOT_HEADER + SNAPSHOT_CHECKSUM + ids.saturating_mul(SNAPSHOT_ENTRY)
+}
+
+struct Writer<'a> {
+    out: &'a mut [u8],
+    at: usize,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        if let Some(d) = self.out.get_mut(self.at..self.at + bytes.len()) {
+            d.copy_from_slice(bytes);
+        }
+        self.at += bytes.len();
+    }
+
+    fn time(&mut self, t: Option<Timestamp>) {
+        let (secs, nanos) = t.map_or((0, 0), key_of);
+        self.put(&secs.to_le_bytes());
+        self.put(&nanos.to_le_bytes());
+    }
+}
+
+/// A snapshot whose framing, checksum and header have been checked.
+struct Snapshot<'a> {
+    entries: &'a [u8],
+    count: usize,
+    latest: Option<Timestamp>,
+    guard: Option<Timestamp>,
+}
+
+fn le<const K: usize>(b: &[u8], at: usize) -> [u8; K] {
+    let mut a = [0u8; K];
+    if let Some(s) = b.get(at..at + K) {
+        a.copy_from_slice(s);
+    }
+    a
+}
+
+fn time_at(b: &[u8], at: usize) -> Result<Timestamp> {
+    Timestamp::from_unix_nanos(i64::from_le_bytes(le(b, at)), u32::from_le_bytes(le(b, at + 8))).map_err(|_| CORRUPT)
+}
+
+impl<'a> Snapshot<'a> {
+    fn parse(s: &'a [u8]) -> Result<Self> {
+        if s.len() < snapshot_len_for(0) || !(s.len() - snapshot_len_for(0)).is_multiple_of(SNAPSHOT_ENTRY) {
+            return Err(Error::Encoding("replay snapshot is truncated or has a wrong length"));
+        }
+        if s.get(..4) != Some(&SNAPSHOT_MAGIC[..]) {
+            return Err(Error::Encoding("not a replay window snapshot"));
+        }
+        if s.get(4) != Some(&SNAPSHOT_VERSION) {
+            return Err(Error::Encoding("replay snapshot version is not supported"));
+        }
+        let (body, sum) = s.split_at(s.len() - SNAPSHOT_CHECKSUM);
+        if crate::digest::sha256(body).as_bytes() != sum {
+            return Err(Error::Encoding("replay snapshot checksum does not match"));
+        }
+        let flags = s.get(5).copied().unwrap_or(0xff);
+        if flags & !0b11 != 0 || s.get(6..8) != Some(&[0, 0][..]) {
+            return Err(CORRUPT);
+        }
+        let latest = time_at(s, 8)?;
+        let guard = time_at(s, 20)?;
+        let count = u32::from_le_bytes(le(s, 32)) as usize;
+        let entries = body.get(SNAPSHOT_HEADER..).unwrap_or(&[]);
+        if entries.len() != count.saturating_mul(SNAPSHOT_ENTRY) {
+            return Err(CORRUPT);
+        }
+        let latest = if flags & 1 != 0 { Some(latest) } else { None };
+        let guard = if flags & 2 != 0 { Some(guard) } else { None };
+        let snap = Snapshot { entries, count, latest, guard };
+        match latest {
+            // A window without a clock has never accepted anything, nor been cold-started.
+            None if count > 0 || guard.is_some() => return Err(CORRUPT),
+            None => {}
+            Some(l) => {
+                bounds(l).map_err(|_| CORRUPT)?;
+                if guard.is_some_and(|g| g > l) {
+                    return Err(CORRUPT);
+                }
+            }
+        }
+        Ok(snap)
+    }
+
+    /// Entry `i`: its id and `created_at`, which must lie inside the window at `latest`.
+    fn entry(&self, i: usize) -> Result<(u128, Timestamp)> {
+        let at = i * SNAPSHOT_ENTRY;
+        let id = u128::from_le_bytes(le(self.entries, at));
+        let t = time_at(self.entries, at + 16)?;
+        let (oldest, newest) = bounds(self.latest.ok_or(CORRUPT)?).map_err(|_| CORRUPT)?;
+        if t < oldest || t > newest {
+            return Err(CORRUPT);
+        }
+        Ok((id, t))
+    }
+}
 
 /// The outcome of an accepted [`ReplayWindow::check`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +278,7 @@ pub struct ReplayWindow<T, H> {
     free: u32,
     unused: u32,
     latest: Option<Timestamp>,
+    guard: Option<Timestamp>,
 }
 
 impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> core::fmt::Debug for ReplayWindow<T, H> {
@@ -145,7 +297,7 @@ impl<const N: usize> FixedReplayWindow<N> {
     /// An empty window with room for `N` ids inside (usable in a `static`).
     #[must_use]
     pub const fn new() -> Self {
-        ReplayWindow { nodes: [IdSlot::EMPTY; N], heap: [TimeSlot::EMPTY; N], len: 0, root: NIL, free: NIL, unused: 0, latest: None }
+        ReplayWindow { nodes: [IdSlot::EMPTY; N], heap: [TimeSlot::EMPTY; N], len: 0, root: NIL, free: NIL, unused: 0, latest: None, guard: None }
     }
 }
 
@@ -153,7 +305,7 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
     /// An empty window over the caller's storage (previous contents do not matter).
     /// Capacity is the shorter of the two lengths, at most 2^32 - 2.
     pub fn new_in(ids: T, times: H) -> Self {
-        ReplayWindow { nodes: ids, heap: times, len: 0, root: NIL, free: NIL, unused: 0, latest: None }
+        ReplayWindow { nodes: ids, heap: times, len: 0, root: NIL, free: NIL, unused: 0, latest: None, guard: None }
     }
 
     /// The storage back (for reuse); the window is gone.
@@ -192,6 +344,48 @@ impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> ReplayWindow<T, H> {
         self.heap.as_ref().get(i).map_or((0, 0), |s| s.0.key())
     }
 
+    /// The cold-start guard: envelopes created before it are refused (see
+    /// [`cold_start`](ReplayWindow::cold_start)); `None` when not guarded.
+    #[must_use]
+    pub fn cold_start_guard(&self) -> Option<Timestamp> {
+        self.guard
+    }
+
+    /// The length of [`snapshot`](Self::snapshot)'s output now:
+    /// [`snapshot_len_for`]`(self.len())`.
+    #[must_use]
+    pub fn snapshot_len(&self) -> usize {
+        snapshot_len_for(self.len)
+    }
+
+    /// Writes the window's state (its ids with their `created_at`, its clock and its
+    /// cold-start guard) into `out` as versioned, checksummed bytes (format in the module
+    /// documentation) and returns their length. [`restore`](ReplayWindow::restore) reads
+    /// them back into a window of at least this window's [`len`](Self::len).
+    ///
+    /// # Errors
+    /// [`Error::BufferTooSmall`] with the length needed (an empty `out` is a size query).
+    pub fn snapshot(&self, out: &mut [u8]) -> Result<usize> {
+        let needed = self.snapshot_len();
+        let Some(out) = out.get_mut(..needed) else {
+            return Err(Error::BufferTooSmall { needed });
+        };
+        let (body, sum) = out.split_at_mut(needed - SNAPSHOT_CHECKSUM);
+        let mut w = Writer { out: body, at: 0 };
+        w.put(&SNAPSHOT_MAGIC);
+        w.put(&[SNAPSHOT_VERSION, u8::from(self.latest.is_some()) | (u8::from(self.guard.is_some()) << 1), 0, 0]);
+        w.time(self.latest);
+        w.time(self.guard);
+        w.put(&u32::try_from(self.len).unwrap_or(u32::MAX).to_le_bytes());
+        for slot in self.heap.as_ref().iter().take(self.len) {
+            w.put(&self.node(slot.0.node).id.to_le_bytes());
+            w.put(&slot.0.secs.to_le_bytes());
+            w.put(&slot.0.nanos.to_le_bytes());
+        }
+        sum.copy_from_slice(crate::digest::sha256(body).as_bytes());
+        Ok(needed)
+    }
+
     /// Whether `id` is remembered (O(log N); no eviction, no clock).
     #[must_use]
     pub fn contains(&self, id: u128) -> bool {
@@ -209,42 +403,142 @@ impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> ReplayWindow<T, H> {
 }
 
 impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlot]>> ReplayWindow<T, H> {
-    /// Checks one delivery; see the module documentation for the rules.
+    /// Checks one delivery; see the module documentation for the rules. A check that
+    /// fails (any `Err`) leaves the window exactly as it was, its clock included: only an
+    /// accepted check (`Fresh` or `Duplicate`) moves the clock to `now` and evicts.
     ///
     /// # Errors
-    /// [`Error::Temporal`] for a `created_at` outside `[now - 600 s, now + 300 s]`;
-    /// [`Error::Limit`] (`Capacity`) when the id is new and every slot is in use;
-    /// [`Error::InvalidArgument`] when `now` is too close to the ends of time to subtract
-    /// the window.
+    /// [`Error::Temporal`] for a `created_at` outside `[now - 600 s, now + 300 s]`, or
+    /// before the start of a [cold start](Self::cold_start) that is still guarded;
+    /// [`Error::Limit`] (`Capacity`) when the id is new and every slot holds an id still
+    /// inside the window; [`Error::InvalidArgument`] when `now` is too close to the ends of
+    /// time to subtract the window.
     pub fn check(&mut self, id: u128, created_at: Timestamp, now: Timestamp) -> Result<Verdict> {
         let now = match self.latest {
             Some(l) if l > now => l,
             _ => now,
         };
-        self.latest = Some(now);
-        let oldest = now.add_seconds(-WINDOW).map_err(|_| Error::InvalidArgument("now out of range"))?;
-        let newest = now.add_seconds(MAX_FUTURE_SKEW).map_err(|_| Error::InvalidArgument("now out of range"))?;
-        self.evict_before(oldest);
+        let (oldest, newest) = bounds(now)?;
         if created_at > newest {
             return Err(Error::Temporal("created_at is more than 300 s in the future"));
         }
         if created_at < oldest {
             return Err(Error::Temporal("created_at is older than the 600 s replay window"));
         }
+        if self.guard.is_some_and(|g| created_at <= g) {
+            return Err(Error::Temporal("created_at is not after the replay window's cold start (ids seen before it are unknown)"));
+        }
+        // Full, the id unknown and nothing old enough to evict: refuse before changing
+        // anything. (An id that is remembered but about to be evicted frees its own slot.)
+        if self.len >= self.capacity() && !self.contains(id) && (self.len == 0 || self.at(0) >= key_of(oldest)) {
+            return Err(Error::limit(Limit::Capacity, 0));
+        }
+        self.latest = Some(now);
+        if self.guard.is_some_and(|g| g < oldest) {
+            // A full window has passed since the cold start: the guard can no longer refuse
+            // anything the window itself accepts.
+            self.guard = None;
+        }
+        self.evict_before(oldest);
         if self.contains(id) {
             return Ok(Verdict::Duplicate);
         }
         let slot = self.alloc().ok_or(Error::limit(Limit::Capacity, 0))?;
+        self.insert_entry(slot, id, created_at);
+        Ok(Verdict::Fresh)
+    }
+
+    fn insert_entry(&mut self, slot: u32, id: u128, created_at: Timestamp) {
         self.set(slot, TreeNode { id, left: NIL, right: NIL, height: 1 });
         self.root = self.insert(self.root, slot).0;
         self.heap_push(HeapEntry::new(created_at, slot));
-        Ok(Verdict::Fresh)
+    }
+
+    /// Forgets every id and starts cold at `now` (or the latest `now` already seen, if
+    /// later): until a full [`WINDOW`] has passed, envelopes whose `created_at` is not after
+    /// the start are refused ([`Error::Temporal`]), since the window cannot know whether
+    /// they were accepted before it lost its memory (a restart without a usable snapshot).
+    /// [`restore`](Self::restore) calls it on every snapshot it refuses; call it yourself
+    /// when there is no snapshot at all. The guard is kept in snapshots.
+    ///
+    /// What it does not cover: an id accepted before the start whose `created_at` was ahead
+    /// of the clock of that time (by up to [`MAX_FUTURE_SKEW`]) and is after the start; and
+    /// a clock that was ahead before the restart and behind after it.
+    pub fn cold_start(&mut self, now: Timestamp) {
+        let start = match self.latest {
+            Some(l) if l > now => l,
+            _ => now,
+        };
+        self.clear();
+        self.latest = Some(start);
+        self.guard = Some(start);
+    }
+
+    /// Drops the cold-start guard: the caller explicitly accepts that envelopes created
+    /// before the cold start may be replays (e.g. a store that is known to be new).
+    pub fn end_cold_start(&mut self) {
+        self.guard = None;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.root = NIL;
+        self.free = NIL;
+        self.unused = 0;
+        self.latest = None;
+        self.guard = None;
+    }
+
+    /// Replaces the window's state with a [`snapshot`](Self::snapshot), after checking its
+    /// format, version, checksum and consistency. On success the window gives exactly the
+    /// verdicts the snapshotted window would have given; `now` is not used.
+    ///
+    /// Fails closed: on any error (a missing, truncated, corrupt or foreign snapshot, or one
+    /// with more ids than this window holds) the window is emptied and
+    /// [cold-started](Self::cold_start) at `now`, and the error is returned. Never panics,
+    /// whatever the bytes.
+    ///
+    /// # Errors
+    /// [`Error::Encoding`] for bytes that are not a consistent snapshot of version
+    /// [`SNAPSHOT_VERSION`]; [`Error::Limit`] (`Capacity`) when it holds more ids than
+    /// [`capacity`](Self::capacity).
+    pub fn restore(&mut self, snapshot: &[u8], now: Timestamp) -> Result<()> {
+        let seen = self.latest;
+        let r = self.try_restore(snapshot);
+        if r.is_err() {
+            self.latest = seen;
+            self.cold_start(now);
+        }
+        r
+    }
+
+    fn try_restore(&mut self, s: &[u8]) -> Result<()> {
+        let parsed = Snapshot::parse(s)?;
+        if parsed.count > self.capacity() {
+            return Err(Error::limit(Limit::Capacity, 0));
+        }
+        self.clear();
+        for i in 0..parsed.count {
+            let (id, at) = parsed.entry(i)?;
+            // Entries are stored in heap order: each is no earlier than its parent.
+            if i > 0 && parsed.entry((i - 1) / 2)?.1 > at {
+                return Err(CORRUPT);
+            }
+            if self.contains(id) {
+                return Err(CORRUPT);
+            }
+            let slot = self.alloc().ok_or(CORRUPT)?;
+            self.insert_entry(slot, id, at);
+        }
+        self.latest = parsed.latest;
+        self.guard = parsed.guard;
+        Ok(())
     }
 
     fn evict_before(&mut self, oldest: Timestamp) {
         while self.len > 0 {
             let top = self.heap.as_ref().first().map_or(HeapEntry::EMPTY, |s| s.0);
-            if top.key() >= (oldest.unix_seconds(), oldest.subsec_nanos()) {
+            if top.key() >= key_of(oldest) {
                 break;
             }
             self.heap_pop();

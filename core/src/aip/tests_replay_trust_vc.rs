@@ -35,9 +35,12 @@ fn replay_skew_bounds_are_exact() {
     assert_eq!(w.check(3, tn(1_000_000 - WINDOW, 500), now), Ok(Verdict::Fresh));
     assert!(matches!(w.check(4, tn(1_000_000 - WINDOW, 499), now), Err(Error::Temporal(_))));
     assert_eq!(w.check(3, tn(1_000_000 - WINDOW, 500), now), Ok(Verdict::Duplicate));
-    // One nanosecond later id 3 has left the window: evicted, and its copies are too old.
+    // One nanosecond later id 3 has left the window: its copies are too old (and a refused
+    // check changes nothing), and the next accepted check evicts it.
     let later = tn(1_000_000, 501);
     assert!(matches!(w.check(3, tn(1_000_000 - WINDOW, 500), later), Err(Error::Temporal(_))));
+    assert!(w.contains(3));
+    assert_eq!(w.check(5, later, later), Ok(Verdict::Fresh));
     assert!(!w.contains(3));
     assert!(w.contains(1));
     w.check_invariants();
@@ -77,18 +80,39 @@ struct Op {
     id: u8,
     created: i64,
     advance: i64,
+    /// 0..=12: a check; 13: the third window is replaced by one restored from a snapshot
+    /// of the first; 14: cold start (the first window through a refused snapshot, the
+    /// others directly); 15: the third window is restored from a snapshot of the first
+    /// taken at this step, into storage pre-filled with garbage.
+    action: u8,
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    (0u8..24, -700i64..400, -50i64..120).prop_map(|(id, created, advance)| Op { id, created, advance })
+    (0u8..24, -700i64..400, -50i64..120, 0u8..16).prop_map(|(id, created, advance, action)| Op { id, created, advance, action })
+}
+
+type Boxed = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
+
+fn boxed(cap: usize) -> Boxed {
+    ReplayWindow::new_in(vec![IdSlot::EMPTY; cap].into_boxed_slice(), vec![TimeSlot::EMPTY; cap].into_boxed_slice())
+}
+
+fn snapshot_of<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>>(w: &ReplayWindow<T, H>) -> Vec<u8> {
+    let mut out = vec![0u8; w.snapshot_len()];
+    assert_eq!(w.snapshot(&mut []), Err(Error::BufferTooSmall { needed: out.len() }));
+    let n = w.snapshot(&mut out).unwrap();
+    assert_eq!(n, out.len());
+    out
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// Against a model: same verdicts, exact bounds, and no id accepted twice while a
-    /// previous acceptance of it is still inside the window, for any interleaving of ids,
-    /// timestamps and clock movements (including backwards).
+    /// Against a model: same verdicts, exact bounds, a failed check changes nothing (its
+    /// clock included), and no id accepted twice while a previous acceptance of it is still
+    /// inside the window, for any interleaving of ids, timestamps and clock movements
+    /// (including backwards), cold starts, and snapshots restored into a new window (which
+    /// must then give the uninterrupted window's verdicts, and write the same snapshot).
     #[test]
     fn replay_matches_model(ops in proptest::collection::vec(op(), 1..300)) {
         const CAP: usize = 16;
@@ -102,44 +126,250 @@ proptest! {
             }
         }
         let mut borrowed = ReplayWindow::new_in(&mut ids[..], &mut times[..]);
+        // A window restored from snapshots of `w` along the way (of the same capacity, which
+        // is not in the snapshot: a larger window would accept where `w` is full).
+        let mut restored = boxed(CAP);
         let mut model: HashMap<u128, i64> = HashMap::new();
         let mut accepted: HashMap<u128, i64> = HashMap::new();
+        let mut guard: Option<i64> = None;
+        let mut forgotten: Vec<(u128, i64)> = Vec::new();
         let mut now = 10_000i64;
         let mut latest = i64::MIN;
         for o in ops {
             now += o.advance;
-            latest = latest.max(now);
-            let created = latest + o.created;
+            let cand = latest.max(now);
+            match o.action {
+                13 => {
+                    let snap = snapshot_of(&w);
+                    restored = boxed(CAP);
+                    prop_assert_eq!(restored.restore(&snap, t(now - 5_000)), Ok(()));
+                    prop_assert_eq!(snapshot_of(&restored), snap, "a restored window writes the same snapshot");
+                    continue;
+                }
+                14 => {
+                    let mut snap = snapshot_of(&w);
+                    let flip = usize::from(o.id) % snap.len();
+                    snap[flip] ^= 1 << (o.id % 8);
+                    prop_assert!(w.restore(&snap, t(now)).is_err(), "a bit-flipped snapshot is refused");
+                    borrowed.cold_start(t(now));
+                    restored.cold_start(t(now));
+                    model.clear();
+                    latest = cand;
+                    guard = Some(cand);
+                    // The same envelope (id and created_at) accepted before the cold start is
+                    // never accepted again, except for the documented limit: a `created_at`
+                    // after the start (ahead of the clock of that time).
+                    for (id, c) in accepted.drain() {
+                        if c <= cand {
+                            forgotten.push((id, c));
+                        }
+                    }
+                    prop_assert_eq!(w.cold_start_guard(), Some(t(cand)));
+                    prop_assert_eq!(w.len(), 0);
+                    continue;
+                }
+                15 => {
+                    let snap = snapshot_of(&w);
+                    let (mut ids2, mut times2) = ([IdSlot::EMPTY; CAP], [TimeSlot::EMPTY; CAP]);
+                    let mut junk = ReplayWindow::new_in(&mut ids2[..], &mut times2[..]);
+                    for k in 0..CAP as u128 {
+                        let _ = junk.check(k * 3 + 1, t(now), t(now));
+                    }
+                    prop_assert_eq!(junk.restore(&snap, t(now)), Ok(()));
+                    prop_assert_eq!(snapshot_of(&junk), snap);
+                    restored = boxed(CAP);
+                    prop_assert_eq!(restored.restore(&snapshot_of(&junk), t(now)), Ok(()));
+                    continue;
+                }
+                _ => {}
+            }
+            let created = cand + o.created;
             let id = u128::from(o.id).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
-            model.retain(|_, c| *c >= latest - WINDOW);
-            let expect = if created > latest + MAX_FUTURE_SKEW || created < latest - WINDOW {
+            let mut next = model.clone();
+            next.retain(|_, c| *c >= cand - WINDOW);
+            let expect = if created > cand + MAX_FUTURE_SKEW || created < cand - WINDOW || guard.is_some_and(|g| created <= g) {
                 Err("temporal")
-            } else if model.contains_key(&id) {
+            } else if next.contains_key(&id) {
                 Ok(Verdict::Duplicate)
-            } else if model.len() >= CAP {
+            } else if next.len() >= CAP {
                 Err("full")
             } else {
-                model.insert(id, created);
+                next.insert(id, created);
                 Ok(Verdict::Fresh)
             };
+            if expect.is_ok() {
+                model = next;
+                latest = cand;
+                if guard.is_some_and(|g| g < cand - WINDOW) {
+                    guard = None;
+                }
+            }
+            let before = snapshot_of(&w);
             let got = w.check(id, t(created), t(now));
             prop_assert_eq!(&got, &borrowed.check(id, t(created), t(now)));
+            prop_assert_eq!(&got, &restored.check(id, t(created), t(now)));
             match (&expect, &got) {
                 (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
                 (Err("temporal"), Err(Error::Temporal(_))) => {}
                 (Err("full"), Err(Error::Limit { kind: Limit::Capacity, .. })) => {}
                 _ => prop_assert!(false, "model {:?} window {:?}", expect, got),
             }
+            if got.is_err() {
+                prop_assert_eq!(snapshot_of(&w), before, "a failed check leaves the window unchanged");
+            }
             if got == Ok(Verdict::Fresh) {
                 if let Some(prev) = accepted.get(&id) {
                     prop_assert!(*prev < latest - WINDOW, "id accepted twice inside the window");
                 }
+                prop_assert!(!forgotten.contains(&(id, created)), "an envelope accepted again after a cold start");
                 accepted.insert(id, created);
             }
+            prop_assert_eq!(w.cold_start_guard(), guard.map(t));
+            prop_assert_eq!(snapshot_of(&borrowed), snapshot_of(&w));
             prop_assert_eq!(w.check_invariants(), model.len());
             prop_assert_eq!(borrowed.check_invariants(), model.len());
+            prop_assert_eq!(restored.check_invariants(), model.len());
         }
     }
+
+    /// Arbitrary bytes are refused without a panic, and leave a cold-started window.
+    #[test]
+    fn replay_restore_refuses_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let mut w = FixedReplayWindow::<8>::new();
+        prop_assert!(w.restore(&bytes, t(5_000)).is_err());
+        prop_assert_eq!(w.len(), 0);
+        prop_assert_eq!(w.cold_start_guard(), Some(t(5_000)));
+        w.check_invariants();
+    }
+
+    /// Every truncation and every single-bit flip of a real snapshot is refused without a
+    /// panic, and the window fails closed (cold start); the intact snapshot still restores.
+    #[test]
+    fn replay_restore_refuses_damaged_snapshots(n in 0usize..12, seed in any::<u64>(), cut in any::<prop::sample::Index>(), bit in any::<prop::sample::Index>()) {
+        let mut src = FixedReplayWindow::<12>::new();
+        let mut x = seed | 1;
+        for k in 0..n as i64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let _ = src.check(u128::from(x), t(100_000 + k), t(100_000 + k));
+        }
+        let snap = snapshot_of(&src);
+        let mut w = FixedReplayWindow::<12>::new();
+        let cut = cut.index(snap.len());
+        prop_assert!(w.restore(&snap[..cut], t(200_000)).is_err());
+        prop_assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(200_000))));
+        let mut flipped = snap.clone();
+        let b = bit.index(snap.len() * 8);
+        flipped[b / 8] ^= 1 << (b % 8);
+        prop_assert!(w.restore(&flipped, t(200_000)).is_err());
+        prop_assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(200_000))));
+        let mut longer = snap.clone();
+        longer.push(0);
+        prop_assert!(w.restore(&longer, t(200_000)).is_err());
+        prop_assert_eq!(w.restore(&snap, t(200_000)), Ok(()));
+        prop_assert_eq!(w.len(), src.len());
+        prop_assert_eq!(snapshot_of(&w), snap);
+        w.check_invariants();
+    }
+}
+
+/// Snapshots whose checksum is right but whose contents are inconsistent (as a writer other
+/// than `snapshot` could make them) are refused.
+#[test]
+fn replay_restore_refuses_inconsistent_snapshots() {
+    fn reseal(mut s: Vec<u8>) -> Vec<u8> {
+        let n = s.len() - 32;
+        let sum = crate::digest::sha256(&s[..n]);
+        s[n..].copy_from_slice(sum.as_bytes());
+        s
+    }
+    let mut src = FixedReplayWindow::<4>::new();
+    for k in 0..3 {
+        src.check(k + 1, t(1_000 + k as i64), t(1_000)).unwrap();
+    }
+    let good = snapshot_of(&src);
+    let mut w = FixedReplayWindow::<4>::new();
+    assert_eq!(w.restore(&good, t(0)), Ok(()));
+    type Edit = Box<dyn Fn(&mut Vec<u8>)>;
+    let edits: Vec<(&str, Edit)> = vec![
+        ("version 2", Box::new(|s| s[4] = 2)),
+        ("unknown flag", Box::new(|s| s[5] |= 4)),
+        ("reserved byte", Box::new(|s| s[6] = 1)),
+        ("no clock with ids", Box::new(|s| s[5] &= !1)),
+        ("nanoseconds out of range", Box::new(|s| s[16..20].copy_from_slice(&2_000_000_000u32.to_le_bytes()))),
+        ("clock at the end of time", Box::new(|s| s[8..16].copy_from_slice(&i64::MAX.to_le_bytes()))),
+        ("count too large", Box::new(|s| s[32] = 4)),
+        ("guard after the clock", Box::new(|s| {
+            s[5] |= 2;
+            s[20..28].copy_from_slice(&5_000i64.to_le_bytes());
+        })),
+        ("id twice", Box::new(|s| {
+            let first: Vec<u8> = s[36..52].to_vec();
+            s[64..80].copy_from_slice(&first);
+        })),
+        ("created_at too old for the clock", Box::new(|s| s[52..60].copy_from_slice(&100i64.to_le_bytes()))),
+        ("out of heap order", Box::new(|s| s[52..60].copy_from_slice(&1_002i64.to_le_bytes()))),
+    ];
+    for (what, edit) in edits {
+        let mut s = good.clone();
+        edit(&mut s);
+        let s = reseal(s);
+        let mut w = FixedReplayWindow::<4>::new();
+        assert!(w.restore(&s, t(1_000)).is_err(), "{what}");
+        assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(1_000))), "{what}");
+    }
+    // More ids than the window holds: refused with Capacity.
+    let mut small = FixedReplayWindow::<2>::new();
+    assert_eq!(small.restore(&good, t(0)), Err(Error::Limit { kind: Limit::Capacity, offset: 0 }));
+    // A cold start after a later clock starts at the later time.
+    let mut w = FixedReplayWindow::<4>::new();
+    w.check(1, t(2_000), t(2_000)).unwrap();
+    assert!(w.restore(b"", t(1_500)).is_err());
+    assert_eq!(w.cold_start_guard(), Some(t(2_000)));
+}
+
+#[test]
+fn replay_cold_start_guard() {
+    let mut w = FixedReplayWindow::<8>::new();
+    w.cold_start(t(10_000));
+    assert!(matches!(w.check(1, t(9_999), t(10_000)), Err(Error::Temporal(_))), "created before the start");
+    assert!(matches!(w.check(1, t(10_000), t(10_000)), Err(Error::Temporal(_))), "created at the start");
+    assert_eq!(w.check(2, tn(10_000, 1), t(10_000)), Ok(Verdict::Fresh));
+    assert!(matches!(w.check(1, t(10_000), t(10_600)), Err(Error::Temporal(_))), "still guarded");
+    assert_eq!(w.cold_start_guard(), Some(t(10_000)));
+    // A full window later the guard has nothing left to refuse and is dropped.
+    assert_eq!(w.check(3, tn(10_600, 1), tn(10_600, 1)), Ok(Verdict::Fresh));
+    assert_eq!(w.cold_start_guard(), None);
+    // The explicit opt-out.
+    let mut w = FixedReplayWindow::<8>::new();
+    w.cold_start(t(10_000));
+    w.end_cold_start();
+    assert_eq!(w.check(1, t(9_999), t(10_000)), Ok(Verdict::Fresh));
+    // The guard survives a snapshot.
+    let mut w = FixedReplayWindow::<8>::new();
+    w.cold_start(t(10_000));
+    let mut r = FixedReplayWindow::<8>::new();
+    r.restore(&snapshot_of(&w), t(0)).unwrap();
+    assert!(r.check(1, t(9_999), t(10_000)).is_err());
+}
+
+/// Issue 19: a check that fails on time with a later `now` does not move the clock.
+#[test]
+fn replay_failed_check_keeps_the_clock() {
+    let mut w = FixedReplayWindow::<8>::new();
+    assert_eq!(w.check(1, t(1_000), t(1_000)), Ok(Verdict::Fresh));
+    // Refused (created far in the past for a `now` of 5000): the clock stays at 1000 ...
+    assert!(matches!(w.check(2, t(1_000), t(5_000)), Err(Error::Temporal(_))));
+    assert!(w.contains(1));
+    // ... so an envelope that is fresh at 1000 is still judged at 1000.
+    assert_eq!(w.check(3, t(900), t(1_000)), Ok(Verdict::Fresh));
+    assert_eq!(w.check(1, t(1_000), t(1_000)), Ok(Verdict::Duplicate));
+    // A full window that refuses a new id does not evict or move either.
+    let mut f = FixedReplayWindow::<1>::new();
+    f.check(1, t(1_000), t(1_000)).unwrap();
+    assert!(f.check(2, t(1_000), t(1_000)).is_err());
+    assert!(f.check(1, t(1_000), t(1_000)).is_ok());
 }
 
 #[test]
