@@ -46,6 +46,24 @@
 // Number of conformance verification profiles (see concordia_profile_name).
 #define CONCORDIA_PROFILE_COUNT 22
 
+// Most keys of each kind (Ed25519, X25519) a DID Document may list.
+#define CONCORDIA_AIP_MAX_KEYS 4
+
+// Length of an AIP message id (a lowercase UUID v4).
+#define CONCORDIA_AIP_MESSAGE_ID_LEN 36
+
+// Length of a Consensus digest as text: 64 lowercase hex digits, no prefix.
+#define CONCORDIA_CONSENSUS_DIGEST_HEX_LEN 64
+
+// Length of a derived `Idempotency-Key` (`cns1:` and 43 base64url characters).
+#define CONCORDIA_CONSENSUS_IDEMPOTENCY_KEY_LEN 48
+
+// Length of an invitation id (a UUID).
+#define CONCORDIA_CONSENSUS_INVITATION_ID_LEN 36
+
+// Longest invitation URL the core reads (the capacity of `exchange_href`).
+#define CONCORDIA_CONSENSUS_MAX_URL 512
+
 // Parties a session holds.
 #define CONCORDIA_SESSION_MAX_PARTIES 8
 
@@ -161,6 +179,25 @@ typedef uint32_t concordia_result;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// How messages reach an agent (`route_mode`).
+enum concordia_aip_route_mode
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // HTTP POST to the agent's endpoint.
+  CONCORDIA_AIP_ROUTE_DIRECT = 0,
+  // A relay hub's durable stream.
+  CONCORDIA_AIP_ROUTE_RELAY = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_route_mode concordia_aip_route_mode;
+#else
+typedef uint32_t concordia_aip_route_mode;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // How an attestation binds its transcript (§9.6.5b).
 enum concordia_set_binding
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -180,6 +217,58 @@ enum concordia_set_binding
 typedef enum concordia_set_binding concordia_set_binding;
 #else
 typedef uint32_t concordia_set_binding;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// A room action (`action` of a command).
+enum concordia_consensus_action
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Advisory comment (needs a body).
+  CONCORDIA_CONSENSUS_COMMENT = 0,
+  // Advisory question (needs a body).
+  CONCORDIA_CONSENSUS_QUESTION = 1,
+  // Advisory change request (needs a body).
+  CONCORDIA_CONSENSUS_CHANGE_REQUEST = 2,
+  // Terminal: agree to the revision (empty body).
+  CONCORDIA_CONSENSUS_AGREE = 3,
+  // Terminal: disagree (empty body).
+  CONCORDIA_CONSENSUS_DISAGREE = 4,
+  // Terminal: abstain (empty body).
+  CONCORDIA_CONSENSUS_ABSTAIN = 5,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_consensus_action concordia_consensus_action;
+#else
+typedef uint32_t concordia_consensus_action;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// The outcome of a round.
+enum concordia_consensus_outcome
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // No terminal condition yet.
+  CONCORDIA_CONSENSUS_PENDING = 0,
+  // Every participant agreed to the same revision.
+  CONCORDIA_CONSENSUS_REACHED = 1,
+  // A participant disagreed.
+  CONCORDIA_CONSENSUS_DISAGREED = 2,
+  // A participant abstained.
+  CONCORDIA_CONSENSUS_NO_CONSENSUS = 3,
+  // The deadline passed while the round was pending.
+  CONCORDIA_CONSENSUS_EXPIRED = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_consensus_outcome concordia_consensus_outcome;
+#else
+typedef uint32_t concordia_consensus_outcome;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -255,6 +344,121 @@ typedef uint32_t concordia_validity_mode;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// The kind of a room participant.
+enum concordia_consensus_participant_kind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // A human participant (a room needs at least one, the initiator).
+  CONCORDIA_CONSENSUS_HUMAN = 0,
+  // An invited agent.
+  CONCORDIA_CONSENSUS_AGENT = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_consensus_participant_kind concordia_consensus_participant_kind;
+#else
+typedef uint32_t concordia_consensus_participant_kind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Which spelling of a handle concordia_aip_handle writes.
+enum concordia_aip_handle_form
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // `name#domain`.
+  CONCORDIA_AIP_HANDLE = 0,
+  // The URL form `name%23domain`.
+  CONCORDIA_AIP_HANDLE_URL_FORM = 1,
+  // `@name@domain`.
+  CONCORDIA_AIP_HANDLE_AT_FORM = 2,
+  // `did:aip:<domain>:<name>`.
+  CONCORDIA_AIP_HANDLE_DID = 3,
+  // The agent name alone.
+  CONCORDIA_AIP_HANDLE_NAME = 4,
+  // The registry domain alone.
+  CONCORDIA_AIP_HANDLE_DOMAIN = 5,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_handle_form concordia_aip_handle_form;
+#else
+typedef uint32_t concordia_aip_handle_form;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// What concordia_aip_keypair_export writes.
+enum concordia_aip_key_part
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // The 32-byte Ed25519 public key.
+  CONCORDIA_AIP_ED25519_PUBLIC_KEY = 0,
+  // The 32-byte X25519 public key.
+  CONCORDIA_AIP_X25519_PUBLIC_KEY = 1,
+  // The 32-byte Ed25519 seed (secret).
+  CONCORDIA_AIP_ED25519_SEED = 2,
+  // The 32-byte X25519 private key (secret).
+  CONCORDIA_AIP_X25519_SECRET = 3,
+  // The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
+  // `publicKeyMultibase`.
+  CONCORDIA_AIP_ED25519_MULTIBASE = 4,
+  // The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
+  // `publicKeyMultibase`.
+  CONCORDIA_AIP_X25519_MULTIBASE = 5,
+  // The Ed25519 key's `did:key` (a credential issuer).
+  CONCORDIA_AIP_DID_KEY = 6,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_key_part concordia_aip_key_part;
+#else
+typedef uint32_t concordia_aip_key_part;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// An interaction outcome for the trust score.
+enum concordia_aip_trust_event
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // A successful, valid interaction (closes 5% of the gap to the ceiling).
+  CONCORDIA_AIP_TRUST_SUCCESS = 0,
+  // A failed interaction or a validation error (halves the score).
+  CONCORDIA_AIP_TRUST_FAILURE = 1,
+  // A credential of the agent was revoked (zeroes the score).
+  CONCORDIA_AIP_TRUST_REVOCATION = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_trust_event concordia_aip_trust_event;
+#else
+typedef uint32_t concordia_aip_trust_event;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// An AIP agent's key pair (opaque): Ed25519 (signs envelopes and credentials) and X25519
+// (opens sealed bodies). Create with concordia_aip_keypair_generate or
+// concordia_aip_keypair_from_seeds; release with concordia_aip_keypair_free, which
+// overwrites both secrets.
+//
+// Thread safety: immutable once created; may be shared by threads.
+typedef struct concordia_aip_keypair concordia_aip_keypair;
+
+// A room (opaque): one locked revision, a deadline, a roster of 2 to 8 participants and
+// an append-only event log (800 events, so the per-participant limits always come
+// first). Create with concordia_consensus_room_new, release with
+// concordia_consensus_room_free.
+//
+// Thread safety: not synchronized; use from one thread at a time (it may move between
+// threads).
+typedef struct concordia_consensus_room concordia_consensus_room;
+
 // An Ed25519 key pair (opaque). Create with concordia_keypair_from_seed or
 // concordia_keypair_generate; release with concordia_keypair_free, which overwrites the
 // secret key.
@@ -290,6 +494,145 @@ typedef struct concordia_str {
   // Length in bytes.
   size_t len;
 } concordia_str;
+
+// A part of one of a call's inputs: bytes `[offset, offset + len)` of it.
+typedef struct concordia_span {
+  // Offset of the first byte in the input.
+  size_t offset;
+  // Length in bytes.
+  size_t len;
+} concordia_span;
+
+// The AIP subset of a DID Document, as concordia_aip_did_document_parse reads it.
+typedef struct concordia_aip_did_document {
+  // `id` (a `did:aip` DID), in the document text.
+  struct concordia_span id;
+  // `endpoint`, in the document text.
+  struct concordia_span endpoint;
+  // `route_mode`.
+  concordia_aip_route_mode route_mode;
+  // Number of Ed25519 `verificationMethod` keys (at least 1).
+  size_t signing_key_count;
+  // The Ed25519 keys, in document order.
+  uint8_t signing_keys[CONCORDIA_AIP_MAX_KEYS][32];
+  // Number of X25519 `keyAgreement` keys.
+  size_t agreement_key_count;
+  // The X25519 keys, in document order.
+  uint8_t agreement_keys[CONCORDIA_AIP_MAX_KEYS][32];
+} concordia_aip_did_document;
+
+// Where to deliver, as decided by concordia_aip_select_route.
+typedef struct concordia_aip_route {
+  // Direct (POST to `endpoint`) or relay.
+  concordia_aip_route_mode mode;
+  // 1 when `endpoint` names where to deliver: always for direct; for relay only when
+  // the document's own route mode is relay (0: the sender's hub relays by domain).
+  uint8_t has_endpoint;
+  // The endpoint, in the document text.
+  struct concordia_span endpoint;
+} concordia_aip_route;
+
+// The header fields a sender chooses for concordia_aip_seal; `to` is the recipient
+// document's `id`.
+typedef struct concordia_aip_seal_header {
+  // `id`: a lowercase UUID v4, unique per message (concordia_aip_new_message_id).
+  struct concordia_str id;
+  // `from`: the sender's `did:aip` (its DID Document lists the sender's Ed25519 key).
+  struct concordia_str from;
+  // `type`: 1 to 128 characters of `a-z 0-9 . _ -`, starting with a letter.
+  struct concordia_str message_type;
+  // `created_at`: RFC 3339, e.g. `2026-05-10T14:25:00Z` (the library reads no clock).
+  struct concordia_str created_at;
+} concordia_aip_seal_header;
+
+// The header of an envelope, each text a span of the envelope's JSON text.
+typedef struct concordia_aip_header {
+  // `id`.
+  struct concordia_span id;
+  // `from`: the sender's `did:aip`.
+  struct concordia_span from;
+  // `to`: the recipient's `did:aip`.
+  struct concordia_span to;
+  // `type`.
+  struct concordia_span message_type;
+  // `created_at` (RFC 3339).
+  struct concordia_span created_at;
+  // `created_at` as Unix seconds (fractions dropped toward the past).
+  int64_t created_at_unix;
+} concordia_aip_header;
+
+// The recipient-side checks of concordia_aip_open.
+typedef struct concordia_aip_open_checks {
+  // The recipient's own `did:aip`: the envelope's `to` must name it (NULL `ptr`: not
+  // checked).
+  struct concordia_str recipient_did;
+  // Non-zero: `created_at` must lie within the replay window's bounds at `now`, at most
+  // 600 s old and at most 300 s ahead (the time rule of the replay window, without
+  // remembering the id; use the replay window object for duplicates).
+  uint8_t check_freshness;
+  // The recipient's clock, Unix seconds (read only with `check_freshness`).
+  int64_t now;
+} concordia_aip_open_checks;
+
+// What concordia_aip_vc_verify checks besides the proof.
+typedef struct concordia_aip_vc_options {
+  // Non-zero: check the validity period at `now`.
+  uint8_t check_time;
+  // Unix seconds (read only with `check_time`).
+  int64_t now;
+  // Non-zero: the issuer must be one of `anchors` (0: any issuer whose proof verifies).
+  uint8_t check_anchors;
+  // Trusted issuer DIDs (`anchor_count` of them; NULL when 0).
+  const struct concordia_str *anchors;
+  // Number of `anchors`.
+  size_t anchor_count;
+  // Revoked credential `id`s (`revoked_count` of them; NULL when 0).
+  const struct concordia_str *revoked;
+  // Number of `revoked`.
+  size_t revoked_count;
+} concordia_aip_vc_options;
+
+// What concordia_aip_vc_verify established.
+typedef struct concordia_aip_vc_verified {
+  // The issuer DID (a `did:key`), in the credential text.
+  struct concordia_span issuer;
+  // 1 when `credentialSubject.id` is present (as a string without escapes).
+  uint8_t has_subject;
+  // `credentialSubject.id`, in the credential text.
+  struct concordia_span subject;
+  // The Ed25519 public key that signed.
+  uint8_t public_key[32];
+} concordia_aip_vc_verified;
+
+// One verified credential of the trust graph: `issuer` vouches for `subject`.
+typedef struct concordia_aip_edge {
+  // Issuer DID.
+  struct concordia_str issuer;
+  // Subject DID.
+  struct concordia_str subject;
+  // Non-zero when the credential has been revoked.
+  uint8_t revoked;
+} concordia_aip_edge;
+
+// One search result to rank.
+typedef struct concordia_aip_candidate {
+  // Rank in the semantic list, from 1; 0 when absent there.
+  uint32_t semantic_rank;
+  // Rank in the full-text list, from 1; 0 when absent there.
+  uint32_t fts_rank;
+  // Trust score in [0, 1].
+  double trust_score;
+} concordia_aip_candidate;
+
+// A ranked result.
+typedef struct concordia_aip_ranked {
+  // Position of the candidate in the input array.
+  size_t index;
+  // Its Reciprocal Rank Fusion score.
+  double rrf;
+  // Its final score.
+  double final_score;
+} concordia_aip_ranked;
 
 // What the caller supplies besides the session (times are Unix seconds).
 typedef struct concordia_attestation_params {
@@ -331,6 +674,62 @@ typedef struct concordia_attestation_verified {
   // The set binding.
   concordia_set_binding binding;
 } concordia_attestation_verified;
+
+// What an invitation email holds, without its secrets (the fragment secret and the email
+// proof never cross the boundary). Each check is 1 when it passed, 0 when it failed.
+typedef struct concordia_consensus_invitation {
+  // Both URLs use HTTPS.
+  uint8_t https;
+  // Both URLs have exactly the given origin.
+  uint8_t origin;
+  // No query string in either URL, no fragment in the exchange URL.
+  uint8_t no_query;
+  // Envelope, invite-path and exchange-path UUIDs are identical.
+  uint8_t uuids;
+  // The invite fragment is `secret=<valid base64url>`.
+  uint8_t secret;
+  // Every check passed.
+  uint8_t valid;
+  // The envelope `invitation_id` (a UUID, not NUL-terminated).
+  uint8_t invitation_id[CONCORDIA_CONSENSUS_INVITATION_ID_LEN];
+  // `agent_exchange.href` (contains no secret), `exchange_href_len` bytes.
+  uint8_t exchange_href[CONCORDIA_CONSENSUS_MAX_URL];
+  // Length of `exchange_href`.
+  size_t exchange_href_len;
+} concordia_consensus_invitation;
+
+// A validated room command: what concordia_consensus_command_build and
+// concordia_consensus_command_parse report besides the wire body.
+typedef struct concordia_consensus_command {
+  // The action.
+  concordia_consensus_action action;
+  // The revision number (1 to 2^53 - 1).
+  uint64_t revision;
+  // The revision digest, 64 lowercase hex digits (normalized: no `sha256:` prefix).
+  uint8_t digest[CONCORDIA_CONSENSUS_DIGEST_HEX_LEN];
+  // The stable `Idempotency-Key` of this exact command (`cns1:` + 43 characters).
+  uint8_t idempotency_key[CONCORDIA_CONSENSUS_IDEMPOTENCY_KEY_LEN];
+} concordia_consensus_command;
+
+// One roster entry for concordia_consensus_room_new.
+typedef struct concordia_consensus_participant {
+  // The participant id (1 to 64 bytes, no control characters, unique).
+  struct concordia_str id;
+  // A concordia_consensus_participant_kind value.
+  uint32_t kind;
+} concordia_consensus_participant;
+
+// What concordia_consensus_room_apply did.
+typedef struct concordia_consensus_applied {
+  // The venue's HTTP status: 201 a new event, 200 an exact replay; on a refusal 400
+  // (malformed key), 404 (unknown participant) or 409 (closed, expired, stale digest,
+  // duplicate decision, event limit, idempotency conflict, capacity).
+  uint32_t status;
+  // Index of the new (or replayed) event in the log (0 on a refusal).
+  size_t event;
+  // The outcome after the call.
+  concordia_consensus_outcome outcome;
+} concordia_consensus_applied;
 
 // An agent as it appears in an envelope's `from` and `to`.
 typedef struct concordia_party {
@@ -459,6 +858,332 @@ concordia_result concordia_last_error_offset(size_t *offset);
 // `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 concordia_result concordia_last_error_message(uint8_t *out, size_t out_cap, size_t *out_len);
 
+// Parses a handle written `name#domain`, `name%23domain`, `@name@domain` or
+// `did:aip:<domain>:<name>` and writes it in the spelling `form` (a
+// concordia_aip_handle_form) into `out`.
+//
+// Returns CONCORDIA_INVALID_ARGUMENT (or CONCORDIA_SCHEMA) for text that is not a handle
+// and for an unknown `form`.
+//
+// # Safety
+// `text.ptr` must be valid for `text.len` bytes; `out` for `out_cap` bytes of writes;
+// `out_len` for one `size_t`.
+concordia_result concordia_aip_handle(struct concordia_str text,
+                                      uint32_t form,
+                                      uint8_t *out,
+                                      size_t out_cap,
+                                      size_t *out_len);
+
+// The handle of `name` at `domain`, checked against the handle grammar, written in the
+// spelling `form` (a concordia_aip_handle_form) into `out`.
+//
+// # Safety
+// As concordia_aip_handle.
+concordia_result concordia_aip_handle_of(struct concordia_str name,
+                                         struct concordia_str domain,
+                                         uint32_t form,
+                                         uint8_t *out,
+                                         size_t out_cap,
+                                         size_t *out_len);
+
+// Reads the AIP subset of a DID Document (JSON text): `id`, `route_mode`, `endpoint`, the
+// Ed25519 `verificationMethod` and X25519 `keyAgreement` multikeys, into `*info`.
+//
+// Returns CONCORDIA_SCHEMA for a missing or ill-typed member, CONCORDIA_INVALID_ARGUMENT
+// for an `id` that is not `did:aip`, CONCORDIA_ENCODING for a malformed multikey,
+// CONCORDIA_LIMIT_CAPACITY for more than 4 keys of a kind, a 2xx code for malformed JSON.
+//
+// # Safety
+// `doc` must be valid for `doc_len` bytes of reads; `info` for one write.
+concordia_result concordia_aip_did_document_parse(const uint8_t *doc,
+                                                  size_t doc_len,
+                                                  struct concordia_aip_did_document *info);
+
+// Chooses how to deliver to the subject of a DID Document: direct when its route mode is
+// `direct` and the caller found the endpoint reachable (`endpoint_reachable` non-zero),
+// relay otherwise. Errors as concordia_aip_did_document_parse.
+//
+// # Safety
+// `doc` must be valid for `doc_len` bytes of reads; `route` for one write.
+concordia_result concordia_aip_select_route(const uint8_t *doc,
+                                            size_t doc_len,
+                                            uint8_t endpoint_reachable,
+                                            struct concordia_aip_route *route);
+
+// Generates an AIP key pair from operating system randomness (an Ed25519 seed, and the
+// X25519 key pair RFC 9180 `DeriveKeyPair` makes of 32 more random bytes) and stores a
+// new object in `*out` (NULL on failure). Export the secrets with
+// concordia_aip_keypair_export to keep the key.
+//
+// Returns CONCORDIA_RANDOMNESS_UNAVAILABLE when the OS generator fails.
+//
+// # Safety
+// `out` must be valid for one pointer write.
+concordia_result concordia_aip_keypair_generate(struct concordia_aip_keypair **out);
+
+// The AIP key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
+// `ed25519_seed_hex` and `x25519_secret_hex` of a `concordia aip keygen` key file),
+// stored as a new object in `*out` (NULL on failure).
+//
+// Returns CONCORDIA_INVALID_ARGUMENT when a length is not 32.
+//
+// # Safety
+// `ed25519_seed` must be valid for `ed25519_seed_len` bytes; `x25519_secret` for
+// `x25519_secret_len`; `out` for one pointer write.
+concordia_result concordia_aip_keypair_from_seeds(const uint8_t *ed25519_seed,
+                                                  size_t ed25519_seed_len,
+                                                  const uint8_t *x25519_secret,
+                                                  size_t x25519_secret_len,
+                                                  struct concordia_aip_keypair **out);
+
+// Releases an AIP key pair and overwrites its secrets. NULL is ignored.
+//
+// # Safety
+// `kp` must be NULL or an AIP key pair from this library that has not been freed, and no
+// other thread may be using it.
+void concordia_aip_keypair_free(struct concordia_aip_keypair *kp);
+
+// Writes one part of an AIP key pair (a concordia_aip_key_part) into `out`. The secrets
+// (seed, X25519 private key) are the caller's to keep secret.
+//
+// Returns CONCORDIA_INVALID_ARGUMENT for an unknown `part`.
+//
+// # Safety
+// `kp` must be a live AIP key pair; `out` valid for `out_cap` bytes of writes; `out_len`
+// for one `size_t`.
+concordia_result concordia_aip_keypair_export(const struct concordia_aip_keypair *kp,
+                                              uint32_t part,
+                                              uint8_t *out,
+                                              size_t out_cap,
+                                              size_t *out_len);
+
+// Writes this key pair's DID Document for `did` (a `did:aip`) in RFC 8785 form into
+// `out`: the subset concordia_aip_did_document_parse reads, the Ed25519 key as
+// `<did>#key-1` and the X25519 key as `<did>#x25519-1`. `route_mode` is a
+// concordia_aip_route_mode; `endpoint` an `https`, `http` or `wss` URL.
+//
+// Returns CONCORDIA_INVALID_ARGUMENT for a `did` that is not `did:aip` or an unknown
+// route mode, CONCORDIA_SCHEMA for a malformed endpoint.
+//
+// # Safety
+// `kp` must be a live AIP key pair; each text valid for its length; `out` valid for
+// `out_cap` bytes of writes; `out_len` for one `size_t`.
+concordia_result concordia_aip_keypair_did_document(const struct concordia_aip_keypair *kp,
+                                                    struct concordia_str did,
+                                                    uint32_t route_mode,
+                                                    struct concordia_str endpoint,
+                                                    uint8_t *out,
+                                                    size_t out_cap,
+                                                    size_t *out_len);
+
+// Stores the Ed25519 half of an AIP key pair as a new concordia_keypair in `*out` (to
+// sign objects, or to issue credentials with concordia_aip_vc_issue); release it with
+// concordia_keypair_free.
+//
+// # Safety
+// `kp` must be a live AIP key pair; `out` valid for one pointer write.
+concordia_result concordia_aip_keypair_signing_key(const struct concordia_aip_keypair *kp,
+                                                   struct concordia_keypair **out);
+
+// Writes the `did:key` of an Ed25519 key pair (the `issuer` of the credentials it issues)
+// into `out`.
+//
+// # Safety
+// `kp` must be a live key pair; `out` valid for `out_cap` bytes of writes; `out_len` for
+// one `size_t`.
+concordia_result concordia_aip_did_key(const struct concordia_keypair *kp,
+                                       uint8_t *out,
+                                       size_t out_cap,
+                                       size_t *out_len);
+
+// Writes a new message id, a lowercase UUID v4 from operating system randomness (36
+// bytes), into `out`.
+//
+// # Safety
+// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
+concordia_result concordia_aip_new_message_id(uint8_t *out, size_t out_cap, size_t *out_len);
+
+// Seals `body_json` (written canonical) to the first X25519 `keyAgreement` key of the
+// recipient's DID Document, signs the envelope with `sender`'s Ed25519 key and writes it,
+// canonical JSON, into `out`. The HPKE ephemeral key material comes from the operating
+// system; a size query does not seal (the length depends only on the inputs' lengths).
+//
+// Returns CONCORDIA_SCHEMA / CONCORDIA_INVALID_ARGUMENT for a malformed header field or a
+// recipient document without an X25519 key, a 2xx code for malformed JSON,
+// CONCORDIA_RANDOMNESS_UNAVAILABLE when the OS generator fails.
+//
+// # Safety
+// `sender` must be a live AIP key pair; `header` valid for reads with texts valid for
+// their lengths; each JSON pointer valid for its length; `out` valid for `out_cap` bytes
+// of writes; `out_len` for one `size_t`.
+concordia_result concordia_aip_seal(const struct concordia_aip_keypair *sender,
+                                    const uint8_t *recipient_doc,
+                                    size_t recipient_doc_len,
+                                    const struct concordia_aip_seal_header *header,
+                                    const uint8_t *body_json,
+                                    size_t body_len,
+                                    uint8_t *out,
+                                    size_t out_cap,
+                                    size_t *out_len);
+
+// Checks an envelope's shape (exactly the seven members, each well-formed) without its
+// signature or body and writes its header into `*header`.
+//
+// Returns CONCORDIA_SCHEMA naming the member that is missing, unknown or malformed (the
+// detail is in concordia_last_error_message), a 2xx code for malformed JSON.
+//
+// # Safety
+// `envelope_json` must be valid for `envelope_len` bytes of reads; `header` for one write.
+concordia_result concordia_aip_envelope_parse(const uint8_t *envelope_json,
+                                              size_t envelope_len,
+                                              struct concordia_aip_header *header);
+
+// Verifies an envelope against the sender's DID Document: `from` must be its `id` and
+// `sig` must verify under one of its Ed25519 keys. `*header` (NULL: not wanted) receives
+// the header, spans of `envelope_json`.
+//
+// Returns CONCORDIA_BINDING when `from` is another DID, CONCORDIA_SIGNATURE when no key
+// verifies, errors of concordia_aip_envelope_parse and concordia_aip_did_document_parse.
+//
+// # Safety
+// Each JSON pointer must be valid for its length; `header` NULL or valid for one write.
+concordia_result concordia_aip_verify_envelope(const uint8_t *sender_doc,
+                                               size_t sender_doc_len,
+                                               const uint8_t *envelope_json,
+                                               size_t envelope_len,
+                                               struct concordia_aip_header *header);
+
+// Verifies an envelope against the sender's DID Document (as
+// concordia_aip_verify_envelope), applies the `checks` (NULL: none) and opens the body
+// with `recipient`'s X25519 key into `out` (the body as sealed: canonical JSON when sealed
+// by concordia_aip_seal). `*header` (NULL: not wanted) receives the header, spans of
+// `envelope_json`. A size query opens the body once to learn its length.
+//
+// Returns CONCORDIA_BINDING when the envelope is addressed to another agent (or `from` is
+// not the sender document's `id`), CONCORDIA_TEMPORAL when `created_at` is too old or too
+// far ahead, CONCORDIA_SIGNATURE when the signature does not verify or the body does not
+// open (wrong key, tampered body or header), CONCORDIA_INVALID_ARGUMENT for a malformed
+// `recipient_did`; errors of concordia_aip_envelope_parse.
+//
+// # Safety
+// `recipient` must be a live AIP key pair; `checks` NULL or valid for reads with a
+// `recipient_did` valid for its length; each JSON pointer valid for its length; `header`
+// NULL or valid for one write; `out` valid for `out_cap` bytes of writes; `out_len` for
+// one `size_t`.
+concordia_result concordia_aip_open(const struct concordia_aip_keypair *recipient,
+                                    const struct concordia_aip_open_checks *checks,
+                                    const uint8_t *sender_doc,
+                                    size_t sender_doc_len,
+                                    const uint8_t *envelope_json,
+                                    size_t envelope_len,
+                                    struct concordia_aip_header *header,
+                                    uint8_t *out,
+                                    size_t out_cap,
+                                    size_t *out_len);
+
+// Adds an `eddsa-jcs-2022` Data Integrity proof to `credential_json` (an object without
+// `proof` whose `issuer` is `kp`'s `did:key`, see concordia_aip_did_key) and writes the
+// secured credential, canonical JSON, into `out`. `created` (NULL `ptr`: none) is an RFC
+// 3339 time for the proof. (A size query signs once to learn the length.)
+//
+// Returns CONCORDIA_SCHEMA when the credential is not an object, already has a proof or
+// has no issuer; CONCORDIA_INVALID_ARGUMENT when the issuer is not the key's `did:key`.
+//
+// # Safety
+// `kp` must be a live key pair; `credential_json` valid for `credential_len` bytes;
+// `created.ptr` NULL or valid for `created.len`; `out` valid for `out_cap` bytes of
+// writes; `out_len` for one `size_t`.
+concordia_result concordia_aip_vc_issue(const struct concordia_keypair *kp,
+                                        const uint8_t *credential_json,
+                                        size_t credential_len,
+                                        struct concordia_str created,
+                                        uint8_t *out,
+                                        size_t out_cap,
+                                        size_t *out_len);
+
+// Verifies the `eddsa-jcs-2022` proof of a credential (its `did:key` resolved locally),
+// that the signer is the `issuer`, and the `options` (NULL: no time, anchor or revocation
+// check). `*verified` (NULL: not wanted) receives the issuer, subject and key.
+//
+// Returns CONCORDIA_SIGNATURE when the proof does not verify (any change to any member),
+// CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor or the
+// credential is revoked, CONCORDIA_TEMPORAL outside the validity period,
+// CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof.
+//
+// # Safety
+// `credential_json` must be valid for `credential_len` bytes; `options` NULL or valid for
+// reads with arrays valid for their counts; `verified` NULL or valid for one write.
+concordia_result concordia_aip_vc_verify(const uint8_t *credential_json,
+                                         size_t credential_len,
+                                         const struct concordia_aip_vc_options *options,
+                                         struct concordia_aip_vc_verified *verified);
+
+// Writes the credential ceiling of `subject` into `*out`: 1 for an anchor, else the best
+// over non-revoked credential paths from an anchor (at most 4 hops) of 0.5 per hop; 0
+// without a path.
+//
+// Returns CONCORDIA_LIMIT_CAPACITY for more than 256 edges.
+//
+// # Safety
+// `subject` and every text valid for its length; `edges` valid for `edge_count` entries;
+// `anchors` for `anchor_count` texts; `out` for one write.
+concordia_result concordia_aip_trust_ceiling(struct concordia_str subject,
+                                             const struct concordia_aip_edge *edges,
+                                             size_t edge_count,
+                                             const struct concordia_str *anchors,
+                                             size_t anchor_count,
+                                             double *out);
+
+// Applies one event (a concordia_aip_trust_event) to a trust `score` under `ceiling` and
+// writes the new score into `*out`.
+//
+// # Safety
+// `out` must be valid for one write.
+concordia_result concordia_aip_trust_update(double score,
+                                            double ceiling,
+                                            uint32_t event,
+                                            double *out);
+
+// Writes the trust score of a history of `event_count` events (concordia_aip_trust_event
+// values), folded from 0 under `ceiling`, into `*out`.
+//
+// # Safety
+// `events` must be valid for `event_count` reads; `out` for one write.
+concordia_result concordia_aip_trust_score(double ceiling,
+                                           const uint32_t *events,
+                                           size_t event_count,
+                                           double *out);
+
+// Writes the Reciprocal Rank Fusion score `1 / (60 + semantic_rank) + 1 / (60 +
+// fts_rank)` into `*out`; ranks start at 1, and 0 means absent from that list (it
+// contributes 0).
+//
+// # Safety
+// `out` must be valid for one write.
+concordia_result concordia_aip_rrf(uint32_t semantic_rank, uint32_t fts_rank, double *out);
+
+// Writes the final score `rrf * (1 + 0.3 * trust_score)` into `*out`.
+//
+// Returns CONCORDIA_INVALID_ARGUMENT for a `trust_score` outside [0, 1] or a bad `rrf`.
+//
+// # Safety
+// `out` must be valid for one write.
+concordia_result concordia_aip_final_score(double rrf, double trust_score, double *out);
+
+// Scores the `count` `candidates` and writes them ordered by final score, descending
+// (ties: higher RRF, then input order), into `out` (`out_cap` entries). `*out_len` is the
+// number written; CONCORDIA_BUFFER_TOO_SMALL with `*out_len` = `count` when `out_cap` is
+// smaller.
+//
+// # Safety
+// `candidates` must be valid for `count` reads; `out` for `out_cap` writes; `out_len` for
+// one `size_t`.
+concordia_result concordia_aip_rank(const struct concordia_aip_candidate *candidates,
+                                    size_t count,
+                                    struct concordia_aip_ranked *out,
+                                    size_t out_cap,
+                                    size_t *out_len);
+
 // Generates the signed, countersigned attestation of the concluded session `s` into
 // `out` (canonical JSON). Each party whose key is among the `signer_count` `signers`
 // signs its record and countersigns; the others get `"signature": ""`.
@@ -499,6 +1224,194 @@ concordia_result concordia_attestation_verify(const uint8_t *attestation_json,
                                               const uint8_t *transcript_json,
                                               size_t transcript_len,
                                               struct concordia_attestation_verified *result);
+
+// Writes the revision digest of `canonicalRevision` (the JSON text `json`, read with the
+// RFC 8785 number domain the venue uses) as 64 lowercase hex digits into `out`.
+//
+// Returns a 2xx code for malformed JSON.
+//
+// # Safety
+// `json` must be valid for `json_len` bytes of reads; `out` for `out_cap` bytes of
+// writes; `out_len` for one `size_t`.
+concordia_result concordia_consensus_revision_digest(const uint8_t *json,
+                                                     size_t json_len,
+                                                     uint8_t *out,
+                                                     size_t out_cap,
+                                                     size_t *out_len);
+
+// Checks `canonicalRevision` (the JSON text `json`) against the venue's `revisionDigest`
+// `expected` (64 lowercase hex digits, or `sha256:` and those digits).
+//
+// Returns CONCORDIA_DIGEST when it differs, CONCORDIA_ENCODING for a malformed
+// `expected`, a 2xx code for malformed JSON.
+//
+// # Safety
+// `json` must be valid for `json_len` bytes of reads; `expected.ptr` for `expected.len`.
+concordia_result concordia_consensus_verify_revision(const uint8_t *json,
+                                                     size_t json_len,
+                                                     struct concordia_str expected);
+
+// Writes the Markdown digest (SHA-256 over the exact bytes of `markdown`) as 64 lowercase
+// hex digits into `out`.
+//
+// # Safety
+// `markdown` must be valid for `markdown_len` bytes of reads; `out` for `out_cap` bytes
+// of writes; `out_len` for one `size_t`.
+concordia_result concordia_consensus_markdown_digest(const uint8_t *markdown,
+                                                     size_t markdown_len,
+                                                     uint8_t *out,
+                                                     size_t out_cap,
+                                                     size_t *out_len);
+
+// Checks Markdown bytes against the venue's `markdownDigest` `expected` (64 lowercase hex
+// digits, optionally `sha256:`-prefixed).
+//
+// Returns CONCORDIA_DIGEST when it differs, CONCORDIA_ENCODING for a malformed `expected`.
+//
+// # Safety
+// `markdown` must be valid for `markdown_len` bytes of reads; `expected.ptr` for
+// `expected.len`.
+concordia_result concordia_consensus_verify_markdown(const uint8_t *markdown,
+                                                     size_t markdown_len,
+                                                     struct concordia_str expected);
+
+// Reads the `CONSENSUS INVITATION V1` block of a plain-text email and checks it against
+// `origin` (NULL `ptr`: `https://consensus.md`). When the block parses, `*info` receives
+// the id, the exchange URL and every check, and the call returns CONCORDIA_OK when every
+// check passed, else the first failed check's code: CONCORDIA_BINDING (scheme, origin,
+// UUIDs), CONCORDIA_PRIVACY (a query string), CONCORDIA_ENCODING (the fragment secret).
+//
+// Returns CONCORDIA_SCHEMA for missing markers or a block of the wrong shape, a 2xx code
+// for malformed JSON in the block, CONCORDIA_LIMIT_SIZE for an email over 256 KiB,
+// CONCORDIA_INVALID_ARGUMENT for a malformed `origin`; then `*info` is zeroed.
+//
+// # Safety
+// `email` must be valid for `email_len` bytes of reads; `origin.ptr` NULL or valid for
+// `origin.len`; `info` valid for one write.
+concordia_result concordia_consensus_invitation_check(const uint8_t *email,
+                                                      size_t email_len,
+                                                      struct concordia_str origin,
+                                                      struct concordia_consensus_invitation *info);
+
+// Builds and validates a room command and writes its wire body (canonical JSON
+// `{"action","body","digest","revision"}`) into `out`; `*info` (NULL: not wanted) receives
+// the action, revision, normalized digest and the command's `Idempotency-Key`.
+//
+// `action` is a concordia_consensus_action; advisory actions need a `body` of 1 to 4000
+// characters, terminal ones an empty body (NULL `ptr` with length 0); `revision` is 1 to
+// 2^53 - 1; `digest` is 64 hex digits, optionally `sha256:`-prefixed.
+//
+// Returns CONCORDIA_SCHEMA for a body or revision the action does not allow,
+// CONCORDIA_ENCODING for a malformed digest, CONCORDIA_INVALID_ARGUMENT for an unknown
+// action.
+//
+// # Safety
+// Each text must be valid for its length; `info` NULL or valid for one write; `out` valid
+// for `out_cap` bytes of writes; `out_len` for one `size_t`.
+concordia_result concordia_consensus_command_build(uint32_t action,
+                                                   struct concordia_str body,
+                                                   uint64_t revision,
+                                                   struct concordia_str digest,
+                                                   struct concordia_consensus_command *info,
+                                                   uint8_t *out,
+                                                   size_t out_cap,
+                                                   size_t *out_len);
+
+// Reads and validates a received wire body (exactly `action`, `body`, `revision`,
+// `digest`) and writes what it says into `*info`.
+//
+// Returns CONCORDIA_SCHEMA for a member missing, extra or not allowed with its action, a
+// 2xx code for malformed JSON, CONCORDIA_ENCODING for a malformed digest.
+//
+// # Safety
+// `wire` must be valid for `wire_len` bytes of reads; `info` for one write.
+concordia_result concordia_consensus_command_parse(const uint8_t *wire,
+                                                   size_t wire_len,
+                                                   struct concordia_consensus_command *info);
+
+// Creates a pending room for `revision` (>= 1) with `digest` (64 hex digits, optionally
+// `sha256:`-prefixed), closing at `deadline` (Unix seconds), with the `roster_count`
+// participants of `roster`. The new object is stored in `*out` (NULL on failure).
+//
+// Returns CONCORDIA_SCHEMA for a roster outside 2..=8 participants, without a human, with
+// a bad or repeated id, or a revision of 0; CONCORDIA_ENCODING for a malformed digest;
+// CONCORDIA_INVALID_ARGUMENT for an unknown participant kind.
+//
+// # Safety
+// `digest.ptr` must be valid for `digest.len` bytes; `roster` valid for `roster_count`
+// entries whose ids are valid for their lengths; `out` for one pointer write.
+concordia_result concordia_consensus_room_new(uint64_t revision,
+                                              struct concordia_str digest,
+                                              int64_t deadline,
+                                              const struct concordia_consensus_participant *roster,
+                                              size_t roster_count,
+                                              struct concordia_consensus_room **out);
+
+// Applies a command (its wire body `wire`) from `participant` at `now` (Unix seconds)
+// with the `Idempotency-Key` `key` (NULL `ptr`: the command's derived key), following the
+// room rules of the core. `*applied` receives the status and the outcome, on a refusal
+// too.
+//
+// Returns CONCORDIA_OK for 201 and 200; a refusal's code: CONCORDIA_SCHEMA (400, a
+// malformed key or command), CONCORDIA_UNKNOWN_KEY (404), CONCORDIA_TRANSITION (409
+// closed or duplicate decision), CONCORDIA_TEMPORAL (409 expired), CONCORDIA_DIGEST (409
+// stale digest), CONCORDIA_BINDING (409 idempotency conflict), CONCORDIA_LIMIT_CAPACITY
+// (409 event limit); a 2xx code for malformed JSON. A refused command changes nothing.
+//
+// # Safety
+// `room` must be a live room; `participant.ptr` and `key.ptr` valid for their lengths;
+// `wire` for `wire_len` bytes of reads; `applied` for one write.
+concordia_result concordia_consensus_room_apply(struct concordia_consensus_room *room,
+                                                struct concordia_str participant,
+                                                const uint8_t *wire,
+                                                size_t wire_len,
+                                                struct concordia_str key,
+                                                int64_t now,
+                                                struct concordia_consensus_applied *applied);
+
+// Writes the outcome of the round as seen at `now` (Unix seconds) into `*outcome`,
+// without changing the room (a pending round at or past its deadline reads as expired).
+//
+// # Safety
+// `room` must be a live room; `outcome` valid for one write.
+concordia_result concordia_consensus_room_outcome(struct concordia_consensus_room *room,
+                                                  int64_t now,
+                                                  concordia_consensus_outcome *outcome);
+
+// Releases a room. NULL is ignored.
+//
+// # Safety
+// `room` must be NULL or a room from this library that has not been freed.
+void concordia_consensus_room_free(struct concordia_consensus_room *room);
+
+// Writes the wire word of a concordia_consensus_outcome (`pending`, `reached`,
+// `disagreed`, `no_consensus`, `expired`) into `out`.
+//
+// Returns CONCORDIA_INVALID_ARGUMENT for an unknown value.
+//
+// # Safety
+// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
+concordia_result concordia_consensus_outcome_name(uint32_t outcome,
+                                                  uint8_t *out,
+                                                  size_t out_cap,
+                                                  size_t *out_len);
+
+// Verifies `CONSENSUS.md` bytes against its `Content-Digest` header (RFC 9530,
+// `sha-256=:<base64>:`), its `X-Consensus-SHA256` header (64 hex digits) and the round's
+// `outcome` (a concordia_consensus_outcome; only a reached round has an artifact).
+//
+// Returns CONCORDIA_DIGEST when a header does not match the bytes or the headers differ,
+// CONCORDIA_TRANSITION for an outcome other than reached, CONCORDIA_ENCODING or
+// CONCORDIA_SCHEMA for a malformed header, CONCORDIA_INVALID_ARGUMENT for an unknown
+// outcome.
+//
+// # Safety
+// `bytes` must be valid for `bytes_len` bytes of reads; each text for its length.
+concordia_result concordia_consensus_verify_artifact(const uint8_t *bytes,
+                                                     size_t bytes_len,
+                                                     struct concordia_str content_digest,
+                                                     struct concordia_str x_consensus_sha256,
+                                                     uint32_t outcome);
 
 // Derives the key pair of a 32-byte seed (RFC 8032; the seed is what the reference SDK
 // calls the raw private key bytes) and stores a new object in `*out`.

@@ -21,8 +21,10 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(non_camel_case_types)]
 
+mod aip;
 mod attestation;
 mod boundary;
+mod consensus;
 mod keys;
 mod objects;
 mod profiles;
@@ -30,7 +32,9 @@ mod result;
 mod session;
 mod transcript;
 
+pub use aip::*;
 pub use attestation::*;
+pub use consensus::*;
 pub use keys::*;
 pub use objects::*;
 pub use profiles::*;

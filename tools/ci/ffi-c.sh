@@ -57,15 +57,18 @@ check_header() {
 }
 
 c_tests() {
-    local src=ffi-c/tests/c/test_concordia.c lib=target/release/libconcordia.a
-    step gcc "${CFLAGS[@]}" "$src" "$lib" "${LIBS[@]}" -o "$out/test_concordia"
-    step "$out/test_concordia"
-    step valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
-        "$out/test_concordia"
-    step gcc "${CFLAGS[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-        "$src" "$lib" "${LIBS[@]}" -o "$out/test_concordia_asan"
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        step "$out/test_concordia_asan"
+    local lib=target/release/libconcordia.a src name
+    for src in ffi-c/tests/c/test_*.c; do
+        name="$(basename "$src" .c)"
+        step gcc "${CFLAGS[@]}" "$src" "$lib" "${LIBS[@]}" -o "$out/$name"
+        step "$out/$name"
+        step valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+            "$out/$name"
+        step gcc "${CFLAGS[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+            "$src" "$lib" "${LIBS[@]}" -o "$out/${name}_asan"
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            step "$out/${name}_asan"
+    done
 }
 
 pkg_config_build() {
