@@ -187,15 +187,25 @@ fn time_of(doc: Value<'_>, name: &str) -> Result<Option<Timestamp>> {
     }
 }
 
-/// Verifies the `eddsa-jcs-2022` proof of `credential` and the checks listed in the
-/// module documentation.
+/// A credential whose Data Integrity proof verified, its issuer not checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofVerified<'a> {
+    /// The proof's `verificationMethod` (`did:key:z6Mk..#z6Mk..`).
+    pub verification_method: &'a str,
+    /// The key that signed (the verification method's).
+    pub key: PublicKey,
+}
+
+/// Verifies only the `eddsa-jcs-2022` Data Integrity proof of `credential`: the proof's
+/// shape, its `verificationMethod` (a did:key) and the signature over `hashData`. Nothing
+/// else: not that the signer is the `issuer` (the issuer binding), nor anchors,
+/// revocation or the validity period; [`verify`] does those on top of this. For
+/// credentials whose issuer is resolved some other way (W3C's test vectors name an https
+/// issuer), and reported as such.
 ///
 /// # Errors
-/// [`Error::Schema`] for a malformed credential or proof; [`Error::Encoding`] for a bad
-/// key or `proofValue`; [`Error::Signature`] when the proof does not verify (any change to
-/// any member); [`Error::Binding`] when the signer is not the issuer, the issuer is not an
-/// anchor, or the credential is revoked; [`Error::Temporal`] outside the validity period.
-pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Verified<'a>> {
+/// As [`verify`], less the binding and temporal checks.
+pub fn verify_proof(credential: Value<'_>) -> Result<ProofVerified<'_>> {
     if credential.kind() != Kind::Object {
         return Err(Error::Schema("credential must be an object"));
     }
@@ -217,7 +227,8 @@ pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Ver
     if let Some(c) = proof.get("created") {
         parse_rfc3339(c.as_plain_str().ok_or(Error::Schema("created"))?)?;
     }
-    let key = key_of_method(proof_str(proof, "verificationMethod")?)?;
+    let verification_method = proof_str(proof, "verificationMethod")?;
+    let key = key_of_method(verification_method)?;
     let pv = proof_str(proof, "proofValue")?;
     let b58 = pv.strip_prefix('z').ok_or(Error::Encoding("proofValue must be multibase base58btc"))?;
     let mut sig = [0u8; 80];
@@ -228,7 +239,19 @@ pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Ver
     let sig = Signature::from_bytes(sig.get(..n).unwrap_or(&[]))?;
     let config_hash = digest::sha256_jcs_with(proof, &Without(&["proofValue"]));
     sign::verify(&key, &hash_data(&config_hash, credential), &sig)?;
+    Ok(ProofVerified { verification_method, key })
+}
 
+/// Verifies the `eddsa-jcs-2022` proof of `credential` ([`verify_proof`]) and the checks
+/// listed in the module documentation.
+///
+/// # Errors
+/// [`Error::Schema`] for a malformed credential or proof; [`Error::Encoding`] for a bad
+/// key or `proofValue`; [`Error::Signature`] when the proof does not verify (any change to
+/// any member); [`Error::Binding`] when the signer is not the issuer, the issuer is not an
+/// anchor, or the credential is revoked; [`Error::Temporal`] outside the validity period.
+pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Verified<'a>> {
+    let key = verify_proof(credential)?.key;
     let issuer = issuer_of(credential)?;
     if crate::did_key::decode(issuer).ok() != Some(key) {
         return Err(Error::Binding("the proof's key is not the issuer's"));
