@@ -36,6 +36,12 @@ use concordia_core::sign::PublicKey;
 use concordia_core::sink::{CountSink, Sink};
 use concordia_core::{jcs, Error, Result};
 
+pub mod replay;
+pub mod store;
+
+pub use replay::{HostReplayWindow, ReplayStore};
+pub use store::{write_atomic, StoreLock};
+
 /// The one parsing policy of every surface: the core's default [`Options`].
 #[must_use]
 pub fn options() -> Options {

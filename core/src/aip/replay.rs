@@ -94,6 +94,23 @@ fn bounds(now: Timestamp) -> Result<(Timestamp, Timestamp)> {
     Ok((oldest, newest))
 }
 
+/// The window's time rule alone, for a caller without a window: `created_at` must lie in
+/// `[now - WINDOW, now + MAX_FUTURE_SKEW]` (both bounds inclusive).
+///
+/// # Errors
+/// [`Error::Temporal`] outside it; [`Error::InvalidArgument`] when `now` is too close to
+/// the ends of time.
+pub fn check_fresh(created_at: Timestamp, now: Timestamp) -> Result<()> {
+    let (oldest, newest) = bounds(now)?;
+    if created_at > newest {
+        return Err(Error::Temporal("created_at is more than 300 s in the future"));
+    }
+    if created_at < oldest {
+        return Err(Error::Temporal("created_at is older than the 600 s replay window"));
+    }
+    Ok(())
+}
+
 /// The version [`ReplayWindow::snapshot`] writes and [`ReplayWindow::restore`] reads.
 pub const SNAPSHOT_VERSION: u8 = 1;
 const SNAPSHOT_MAGIC: [u8; 4] = *b"CRWS";
@@ -418,13 +435,8 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
             Some(l) if l > now => l,
             _ => now,
         };
-        let (oldest, newest) = bounds(now)?;
-        if created_at > newest {
-            return Err(Error::Temporal("created_at is more than 300 s in the future"));
-        }
-        if created_at < oldest {
-            return Err(Error::Temporal("created_at is older than the 600 s replay window"));
-        }
+        let (oldest, _) = bounds(now)?;
+        check_fresh(created_at, now)?;
         if self.guard.is_some_and(|g| created_at <= g) {
             return Err(Error::Temporal("created_at is not after the replay window's cold start (ids seen before it are unknown)"));
         }
