@@ -4,14 +4,16 @@
 //! and randomness, and maps results to exit codes (0 ok, 1 rejected, 2 usage/malformed; a
 //! core error by its class through [`crate::util::fail`]).
 
+use concordia_core::aip::replay::{self, Verdict};
 use concordia_core::aip::{did, envelope, handle, hpke, trust, vc};
+use concordia_host::replay::{Opened, ReplayStore, StoreError};
 use concordia_core::sign::KeyPair;
 use concordia_core::time::Timestamp;
 use concordia_core::{encoding, jcs, Error};
 
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
-use crate::util::{bad_arg, canonical, display_name, emit, fail, json_str, need_sub, nodes_for, one_line, parse, read_input, usage, Args, CliResult, VecRefSink, VecSink};
+use crate::util::{bad_arg, canonical, display_name, emit, fail, json_str, Fail, need_sub, nodes_for, one_line, parse, read_input, usage, Args, CliResult, VecRefSink, VecSink};
 
 pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelopes, credentials, ranking
 
@@ -24,13 +26,28 @@ pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelope
            [--created-at RFC3339] MESSAGE.json
                                   seals the canonical MESSAGE to the recipient's X25519 key and
                                   prints the signed envelope
-  aip open --key RECIPIENT_KEY.json --from SENDER_DID_DOC.json ENVELOPE.json
-                                  verifies the envelope, opens and prints the body
+  aip open --key RECIPIENT_KEY.json --from SENDER_DID_DOC.json [--now RFC3339]
+           [--replay-store FILE [--new-replay-store]] ENVELOPE.json
+                                  verifies the envelope, checks its freshness (created_at at most
+                                  300 s ahead of the clock, or of --now, and at most 600 s old),
+                                  opens and prints the body. With --replay-store, also refuses
+                                  an envelope id already opened with that store (a replay, exit
+                                  1); the store keeps the replay window across invocations (a
+                                  locked file, updated atomically before the body is printed).
+                                  A store that does not exist yet starts cold: envelopes created
+                                  before (or at) that moment are refused until 600 s have
+                                  passed, unless --new-replay-store says the store is new. A
+                                  store that is not a valid snapshot is refused (exit 2): remove
+                                  it to start cold.
   aip vc issue --key KEY.json [--created RFC3339] CREDENTIAL.json
                                   adds an eddsa-jcs-2022 proof (issuer must be the key's did:key)
   aip vc verify [--anchors ANCHORS.json] [--revoked IDS.json] [--now RFC3339] SIGNED.json
-                                  verifies the proof (did:key resolved locally), issuer anchor,
-                                  revocation and validity period
+                                  verifies the proof (did:key resolved locally), that the proof's
+                                  key is the issuer's, issuer anchor, revocation and validity period
+  aip vc verify --proof-only SIGNED.json
+                                  verifies the Data Integrity proof alone (its did:key signature)
+                                  and reports the issuer binding as unchecked (e.g. an https
+                                  issuer, as in W3C's eddsa-jcs-2022 test vectors)
   aip rank RESULTS.json           RESULTS: [{\"id\", \"semantic_rank\", \"fts_rank\", \"trust_score\"}, ...];
                                   prints them ordered by final with \"rrf\" and \"final\" added
 
@@ -201,6 +218,12 @@ fn seal(mut args: Args) -> CliResult {
 fn open(mut args: Args) -> CliResult {
     let key = args.value("--key")?.ok_or_else(|| usage("open needs --key RECIPIENT_KEY.json"))?;
     let from = args.value("--from")?.ok_or_else(|| usage("open needs --from SENDER_DID_DOC.json"))?;
+    let at = now_or(args.value("--now")?)?;
+    let store_path = args.value("--replay-store")?;
+    let new_store = args.flag("--new-replay-store");
+    if new_store && store_path.is_none() {
+        return Err(usage("--new-replay-store needs --replay-store FILE"));
+    }
     let pos = args.positionals(1)?;
     let me = load_key(&key)?;
     let secret = me.x.ok_or_else(|| usage(format!("{}: no x25519_secret_hex", display_name(&key))))?;
@@ -221,7 +244,40 @@ fn open(mut args: Args) -> CliResult {
     let mut out = vec![0u8; env.sealed_len()];
     let n = env.open(&secret, &mut out).map_err(|e| fail(&name, e))?;
     out.truncate(n);
+    // Freshness and replay last, so that only an envelope that verified and opened is
+    // remembered; the store is written before the body is printed.
+    let context = format!("{name}: envelope {}", one_line(env.header.id));
+    match store_path {
+        None => replay::check_fresh(env.created, at).map_err(|e| fail(&context, e))?,
+        Some(p) => {
+            let sname = display_name(&p);
+            let mut store = ReplayStore::open(std::path::Path::new(&p), at, new_store).map_err(|e| match e {
+                StoreError::Io(e) => usage(format!("replay store {sname}: {e}")),
+                StoreError::Refused(e) => usage(format!(
+                    "replay store {sname}: {e} (refusing to open envelopes; remove the store to start cold)"
+                )),
+            })?;
+            match store.window.check(env.id, env.created, at) {
+                Ok(Verdict::Fresh) => {}
+                Ok(Verdict::Duplicate) => {
+                    return Err(Fail::Rejected(format!("{context}: a replay (this id was already opened with replay store {sname})")))
+                }
+                Err(e) if store.opened == Opened::ColdStart || store.window.cold_start_guard().is_some() => {
+                    return Err(fail(&format!("{context} (replay store {sname} started cold)"), e))
+                }
+                Err(e) => return Err(fail(&context, e)),
+            }
+            store.save().map_err(|e| usage(format!("replay store {sname}: {e}")))?;
+        }
+    }
     emit(&out)
+}
+
+fn now_or(text: Option<String>) -> CliResult<Timestamp> {
+    match text {
+        Some(t) => envelope::parse_rfc3339(&t).map_err(|e| bad_arg("--now", e)),
+        None => now(),
+    }
 }
 
 fn vc_issue(mut args: Args) -> CliResult {
@@ -262,16 +318,29 @@ fn string_list(path: &str) -> CliResult<Vec<String>> {
 }
 
 fn vc_verify(mut args: Args) -> CliResult {
+    let proof_only = args.flag("--proof-only");
     let anchors = args.value("--anchors")?.map(|p| string_list(&p)).transpose()?;
     let revoked = args.value("--revoked")?.map(|p| string_list(&p)).transpose()?.unwrap_or_default();
-    let at = match args.value("--now")? {
-        Some(t) => envelope::parse_rfc3339(&t).map_err(|e| bad_arg("--now", e))?,
-        None => now()?,
-    };
+    let now_arg = args.value("--now")?;
+    if proof_only && (anchors.is_some() || !revoked.is_empty() || now_arg.is_some()) {
+        return Err(usage("--proof-only checks the proof alone: it takes no --anchors, --revoked or --now"));
+    }
+    let at = now_or(now_arg)?;
     let pos = args.positionals(1)?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
+    if proof_only {
+        let v = vc::verify_proof(doc.root()).map_err(|e| fail(&name, e))?;
+        let issuer = doc.root().get("issuer").map(|i| if i.kind() == concordia_core::json::Kind::Object { i.get("id") } else { Some(i) });
+        let issuer = issuer.flatten().and_then(|v| v.as_plain_str());
+        outln!(
+            "{{\"verified\": true, \"proof_only\": true, \"verification_method\": {}, \"issuer\": {}, \"issuer_binding\": \"unchecked\"}}",
+            json_str(v.verification_method),
+            issuer.map(json_str).unwrap_or_else(|| "null".into())
+        )?;
+        return Ok(());
+    }
     let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
     let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
     let opts = vc::VerifyOptions { now: Some(at), anchors: anchor_refs.as_deref(), revoked: &revoked_refs };

@@ -69,7 +69,7 @@ fn seal_and_open() {
     assert!(env.contains("\"from\":\"did:aip:aigentix.org:alice\",\"id\":\"1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\",\"sig\":\""));
     assert!(env.ends_with("\"to\":\"did:aip:etagi.ru:etagi\",\"type\":\"aip.commerce.offer.request\"}"));
     let envf = file("env.json", env.as_bytes());
-    let o = run(&["aip", "open", "--key", &etagi_key, "--from", &alice_doc, &envf]);
+    let o = run(&["aip", "open", "--key", &etagi_key, "--from", &alice_doc, "--now", "2026-05-10T14:25:00Z", &envf]);
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(stdout(&o), "{\"item_id\":\"doc_123\",\"type\":\"aip.commerce.offer.request\"}");
     // Wrong recipient key, wrong sender document, tampered header: rejected (1).
