@@ -12,7 +12,7 @@
 
 use concordia_core::error::Class;
 use concordia_core::Error;
-use pyo3::exceptions::{PyAttributeError, PyException, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyException, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -54,6 +54,23 @@ pub enum Exc {
     InvalidArgument,
     /// A bound was exceeded (ValueError).
     Limit,
+    /// No signature, or no sender to verify it for (SchemaError and InvalidSignatureError).
+    MissingSignature,
+    /// A signature text that does not decode (EncodingError and InvalidSignatureError).
+    SignatureEncoding,
+    /// A message canonical JSON cannot represent, so no signature can verify it
+    /// (CanonicalizationError and InvalidSignatureError).
+    UnverifiableMessage,
+    /// A message or member that is not an object where one is read (SchemaError and
+    /// AttributeError, as the SDK's `.get` on it raises).
+    MessageShape,
+    /// A required member missing (SchemaError and KeyError, as the SDK's `msg["type"]`).
+    MissingMember,
+    /// An attestation of a session that has not concluded (InvalidTransitionError and
+    /// ValueError, as the SDK raises).
+    NotConcluded,
+    /// Open `terms` without a length (SchemaError and TypeError, the SDK's `len()`).
+    UnsizedTerms,
 }
 
 /// (class, name, bases as other classes or builtins, doc)
@@ -63,9 +80,10 @@ enum Base {
     ValueError,
     TypeError,
     AttributeError,
+    KeyError,
 }
 
-const TABLE: [(Exc, &str, &[Base], &str); 17] = [
+const TABLE: [(Exc, &str, &[Base], &str); 24] = [
     (Exc::Concordia, "ConcordiaError", &[Base::Exception], "Base class of every concordia_rs error."),
     (Exc::InvalidJson, "InvalidJsonError", &[Base::Exc(Exc::Concordia), Base::ValueError], "Malformed JSON text."),
     (
@@ -103,6 +121,49 @@ const TABLE: [(Exc, &str, &[Base], &str); 17] = [
         "An argument out of its documented domain.",
     ),
     (Exc::Limit, "LimitError", &[Base::Exc(Exc::Concordia), Base::ValueError], "A size, depth or capacity bound was exceeded."),
+    // Classes that are also the reference SDK's class for the same refusal (issue 25).
+    (
+        Exc::MissingSignature,
+        "MissingSignatureError",
+        &[Base::Exc(Exc::Schema), Base::Exc(Exc::InvalidSignature)],
+        "No signature, or no sender identity to verify it (the SDK's InvalidSignatureError).",
+    ),
+    (
+        Exc::SignatureEncoding,
+        "SignatureEncodingError",
+        &[Base::Exc(Exc::Encoding), Base::Exc(Exc::InvalidSignature)],
+        "A signature text that does not decode (the SDK's InvalidSignatureError).",
+    ),
+    (
+        Exc::UnverifiableMessage,
+        "UnverifiableMessageError",
+        &[Base::Exc(Exc::Canonicalization), Base::Exc(Exc::InvalidSignature)],
+        "A message canonical JSON cannot represent (NaN, infinity, a non-str key...): its signature cannot verify (the SDK's InvalidSignatureError).",
+    ),
+    (
+        Exc::MessageShape,
+        "MessageShapeError",
+        &[Base::Exc(Exc::Schema), Base::AttributeError],
+        "A message, its from or an open body that is not an object (the SDK's AttributeError).",
+    ),
+    (
+        Exc::MissingMember,
+        "MissingMemberError",
+        &[Base::Exc(Exc::Schema), Base::KeyError],
+        "A required member is missing (the SDK's KeyError).",
+    ),
+    (
+        Exc::NotConcluded,
+        "NotConcludedError",
+        &[Base::Exc(Exc::InvalidTransition), Base::ValueError],
+        "An attestation of a session that has not concluded (the SDK's ValueError).",
+    ),
+    (
+        Exc::UnsizedTerms,
+        "UnsizedTermsError",
+        &[Base::Exc(Exc::Schema), Base::TypeError],
+        "The session was opened with terms that have no length (the SDK's TypeError).",
+    ),
 ];
 
 static CLASSES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
@@ -126,6 +187,7 @@ fn build(py: Python<'_>) -> PyResult<Vec<Py<PyType>>> {
                 Base::ValueError => py.get_type::<PyValueError>().into_any(),
                 Base::TypeError => py.get_type::<PyTypeError>().into_any(),
                 Base::AttributeError => py.get_type::<PyAttributeError>().into_any(),
+                Base::KeyError => py.get_type::<PyKeyError>().into_any(),
             };
             bs.push(t);
         }
@@ -169,9 +231,19 @@ pub fn new_err(e: Exc, message: impl Into<String>, reason_class: Option<&str>) -
     })
 }
 
-/// The class a core error maps onto.
+/// The class a core error maps onto. The refusals the reference SDK reports with another
+/// class (named by the core's `&'static str`, see `Session::apply`) get a class that is
+/// also the SDK's.
 pub fn exc_of(e: &Error) -> Exc {
     match e {
+        Error::Schema("signature missing" | "signature must be a string" | "from.agent_id") => Exc::MissingSignature,
+        Error::Encoding(what) if what.contains("signature") => Exc::SignatureEncoding,
+        Error::Schema("message must be an object" | "from must be an object" | "open body must be an object") => {
+            Exc::MessageShape
+        }
+        Error::Schema("type missing") => Exc::MissingMember,
+        Error::Schema("terms has no length") => Exc::UnsizedTerms,
+        Error::Transition("attestation needs a concluded session") => Exc::NotConcluded,
         Error::Json { .. } => Exc::InvalidJson,
         Error::Limit { .. } | Error::BufferTooSmall { .. } => Exc::Limit,
         Error::Encoding(_) => Exc::Encoding,
@@ -208,6 +280,21 @@ impl From<Error> for CoreError {
 impl From<CoreError> for PyErr {
     fn from(e: CoreError) -> PyErr {
         new_err(exc_of(&e.0), e.0.to_string(), Some(e.0.class().as_str()))
+    }
+}
+
+/// A message that could not be canonicalized (any `ValueError` or `TypeError` from the
+/// dict walker) as `UnverifiableMessageError`: the SDK's `verify_signature` returns False
+/// on it, so the SDK raises `InvalidSignatureError`. Other errors pass through.
+pub fn unverifiable(py: Python<'_>, err: PyErr) -> PyErr {
+    let canonicalization = !err.is_instance_of::<PyRuntimeError>(py)
+        && (err.is_instance_of::<PyValueError>(py) || err.is_instance_of::<PyTypeError>(py));
+    if canonicalization {
+        let e = new_err(Exc::UnverifiableMessage, err.value(py).to_string(), Some("signature"));
+        e.set_cause(py, Some(err));
+        e
+    } else {
+        err
     }
 }
 

@@ -20,7 +20,7 @@ use concordia_core::preimage::Countersign;
 use concordia_core::profiles::{self, Profile, VerifyOptions};
 use concordia_core::session::{self as core_session, Role, State, Timing};
 use concordia_core::sign::{self, PublicKey as CorePublicKey, Signature};
-use concordia_core::time::{self, Timestamp};
+use concordia_core::time::Timestamp;
 use concordia_core::{jcs, Error};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
@@ -401,13 +401,22 @@ fn profile_names() -> Vec<&'static str> {
     Profile::ALL.iter().map(|p| p.name()).collect()
 }
 
+/// A Unix time in seconds as Python's `datetime.fromtimestamp` reads it: microseconds,
+/// rounded half to even (so that durations match a `datetime` clock's exactly).
 fn timestamp_of(t: f64) -> PyResult<Timestamp> {
-    if !t.is_finite() {
+    if !t.is_finite() || t.abs() >= 9.2e18 {
         return Err(new_err(Exc::InvalidArgument, "time must be finite", Some("input")));
     }
-    let secs = t.floor();
-    let nanos = ((t - secs) * 1e9) as u32;
-    core(Timestamp::from_unix_nanos(secs as i64, nanos.min(999_999_999)))
+    let mut secs = t.trunc();
+    let mut micros = ((t - secs) * 1e6).round_ties_even();
+    if micros >= 1e6 {
+        micros -= 1e6;
+        secs += 1.0;
+    } else if micros < 0.0 {
+        micros += 1e6;
+        secs -= 1.0;
+    }
+    core(Timestamp::from_unix_nanos(secs as i64, (micros as u32).min(999_999) * 1000))
 }
 
 fn now_ts(py: Python<'_>) -> PyResult<Timestamp> {
@@ -550,24 +559,27 @@ struct Session {
     transcript: Py<PyList>,
 }
 
+/// An SDK `TimingConfig` (or a dict of its fields): any number or `None` per field, as the
+/// SDK takes them, read by the core's `Timing::from_real`; absent fields keep the defaults.
 fn timing_of(timing: Option<&Bound<'_, PyAny>>) -> PyResult<Timing> {
-    let mut t = Timing::default();
-    if let Some(obj) = timing.filter(|o| !o.is_none()) {
-        let get = |name: &str| -> PyResult<Option<u32>> {
-            let v = if let Ok(d) = obj.cast::<PyDict>() { d.get_item(name)? } else { obj.getattr(name).ok() };
-            v.map(|v| v.extract::<u32>()).transpose()
-        };
-        if let Some(v) = get("session_ttl")? {
-            t.session_ttl = v;
+    let d = Timing::default();
+    let Some(obj) = timing.filter(|o| !o.is_none()) else { return Ok(d) };
+    let get = |name: &str, default: u32| -> PyResult<Option<f64>> {
+        let v = if let Ok(dict) = obj.cast::<PyDict>() { dict.get_item(name)? } else { obj.getattr(name).ok() };
+        match v {
+            None => Ok(Some(f64::from(default))),
+            Some(v) if v.is_none() => Ok(None),
+            Some(v) => match v.call_method0("__float__") {
+                Ok(f) => Ok(Some(f.extract::<f64>()?)),
+                // An int too large for a double.
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
+                    Ok(Some(if v.lt(0)? { f64::NEG_INFINITY } else { f64::INFINITY }))
+                }
+                Err(_) => Err(PyTypeError::new_err(format!("TimingConfig.{name} must be a number or None"))),
+            },
         }
-        if let Some(v) = get("offer_ttl")? {
-            t.offer_ttl = v;
-        }
-        if let Some(v) = get("max_rounds")? {
-            t.max_rounds = v;
-        }
-    }
-    Ok(t)
+    };
+    Ok(Timing::from_real(get("session_ttl", d.session_ttl)?, get("offer_ttl", d.offer_ttl)?, get("max_rounds", d.max_rounds)?))
 }
 
 /// Calls a Python resolver for the key of an agent; remembers the first Python error.
@@ -637,7 +649,9 @@ impl Session {
         public_key_resolver: Option<&Bound<'_, PyAny>>,
         now: Option<f64>,
     ) -> PyResult<&'static str> {
-        let text = canon::to_vec(message, None)?;
+        // A message canonical JSON cannot represent cannot verify: the SDK's
+        // InvalidSignatureError (UnverifiableMessageError here).
+        let text = canon::to_vec(message, None).map_err(|e| errors::unverifiable(py, e))?;
         let now = match now {
             Some(t) => timestamp_of(t)?,
             None => now_ts(py)?,
@@ -736,11 +750,12 @@ impl Session {
         };
         Ok(self.inner.duration_seconds(now))
     }
-    /// The behaviour record of a party, as the attestation carries it.
+    /// The behaviour record of an agent (a party, or a sender who is not one), as the
+    /// attestation carries it; an empty record for anyone else.
     fn get_behavior<'py>(&self, py: Python<'py>, agent_id: &str) -> PyResult<Bound<'py, PyAny>> {
         let mut out = Vec::new();
-        if let Some(p) = self.inner.party(agent_id) {
-            core(attestation::write_behavior(p.behavior(), &mut canon::VecSink(&mut out)))?;
+        if let Some(b) = self.inner.behavior(agent_id) {
+            core(attestation::write_behavior(b, &mut canon::VecSink(&mut out)))?;
         } else {
             let empty = core_session::Behavior::<32>::new();
             core(attestation::write_behavior(&empty, &mut canon::VecSink(&mut out)))?;
@@ -760,19 +775,21 @@ impl attestation::Signer for PySigner {
     }
 }
 
-fn ts_field(d: &Bound<'_, PyAny>, name: &str) -> PyResult<Timestamp> {
-    let v: String = d.get_item(name)?.extract()?;
-    core(time::parse_datetime(&v))
+/// JSON text of a caller's value as Python's `json` writes it (ints stay ints, floats
+/// floats, so that the core reads `3.0` as the SDK's `isinstance(x, int)` does); a value
+/// `json` cannot write is a `ValueError`, as the SDK's checks raise.
+fn data_json(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let text = obj.py().import("json")?.call_method1("dumps", (obj,)).map_err(|e| {
+        new_err(Exc::InvalidArgument, format!("not JSON data: {}", e.value(obj.py())), Some("input"))
+    })?;
+    Ok(text.extract::<String>()?.into_bytes())
 }
 
-fn validity_of(vt: &Bound<'_, PyAny>) -> PyResult<Validity> {
-    let mode: String = vt.get_item("mode")?.extract()?;
-    let dur = |d: &Bound<'_, PyAny>| -> PyResult<u32> { d.get_item("duration_seconds")?.extract() };
-    match mode.as_str() {
-        "absolute" => Ok(Validity::Absolute { from: ts_field(vt, "from")?, until: ts_field(vt, "until")? }),
-        "relative" => Ok(Validity::Relative { from: ts_field(vt, "from")?, duration_seconds: dur(vt)? }),
-        "window" => Ok(Validity::Window { start: ts_field(vt, "start")?, end: ts_field(vt, "end")?, duration_seconds: dur(vt)? }),
-        other => Err(new_err(Exc::InvalidArgument, format!("unknown validity_temporal mode: {other}"), Some("input"))),
+/// Runs `f` with the parsed document of `text`, or with `None`.
+fn with_optional_doc<T>(text: Option<&[u8]>, f: impl FnOnce(Option<Value<'_>>) -> PyResult<T>) -> PyResult<T> {
+    match text {
+        Some(t) => with_doc(t, &Options::default(), |v| f(Some(v))),
+        None => f(None),
     }
 }
 
@@ -792,11 +809,10 @@ fn generate_attestation<'py>(
     validity_temporal: Option<&Bound<'py, PyAny>>,
     now: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(r) = references.filter(|r| !r.is_none()) {
-        if r.is_truthy()? {
-            return Err(new_err(Exc::InvalidArgument, "references[] is not supported by concordia_rs.generate_attestation", Some("input")));
-        }
-    }
+    // references and validity_temporal are read, checked and written by the core
+    // (attestation::Extras) with the SDK's rules.
+    let refs_text = references.filter(|r| !r.is_none()).map(data_json).transpose()?;
+    let vt_text = validity_temporal.filter(|v| !v.is_none()).map(data_json).transpose()?;
     let mut signer = PySigner(Vec::new());
     for item in key_pairs.call_method0("items")?.try_iter()? {
         let (k, kp): (String, Bound<'_, PyAny>) = item?.extract()?;
@@ -806,11 +822,9 @@ fn generate_attestation<'py>(
         Some(t) => timestamp_of(t)?,
         None => now_ts(py)?,
     };
-    let validity = match validity_temporal.filter(|v| !v.is_none()) {
-        Some(v) => validity_of(v)?,
-        // Version 0.5.0 requires a window; by default 90 days from issuance.
-        None => Validity::Absolute { from: now, until: core(now.add_seconds(90 * 86_400))? },
-    };
+    // Version 0.5.0 requires a window; by default 90 days from issuance (a caller's
+    // validity_temporal replaces it).
+    let validity = Validity::Absolute { from: now, until: core(now.add_seconds(90 * 86_400))? };
     let mechanism = match resolution_mechanism.filter(|m| !m.is_none()) {
         Some(m) => enum_value(m)?,
         None => "direct".to_owned(),
@@ -825,15 +839,21 @@ fn generate_attestation<'py>(
         value_range: value_range.as_deref().filter(|v| !v.is_empty()),
         resolution_mechanism: &mechanism,
     };
-    let mut out = vec![0u8; 4096];
-    let n = match attestation::generate(&session.inner, &params, &signer, &mut out) {
-        Err(Error::BufferTooSmall { needed }) => {
-            out.resize(needed, 0);
-            core(attestation::generate(&session.inner, &params, &signer, &mut out))?
-        }
-        other => core(other)?,
-    };
-    out.truncate(n);
+    let out = with_optional_doc(refs_text.as_deref(), |references| {
+        with_optional_doc(vt_text.as_deref(), |validity_temporal| {
+            let extras = attestation::Extras { references, validity_temporal };
+            let mut out = vec![0u8; 4096];
+            let n = match attestation::generate_with(&session.inner, &params, &extras, &signer, &mut out) {
+                Err(Error::BufferTooSmall { needed }) => {
+                    out.resize(needed, 0);
+                    core(attestation::generate_with(&session.inner, &params, &extras, &signer, &mut out))?
+                }
+                other => core(other)?,
+            };
+            out.truncate(n);
+            Ok(out)
+        })
+    })?;
     py.import("json")?.call_method1("loads", (PyBytes::new(py, &out),))
 }
 
