@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # CI for the C ABI (issue 5): installs what a fresh Debian machine lacks (gcc, valgrind,
 # pkg-config, golang-go, cbindgen 0.29.4), builds libconcordia, checks the committed
-# header for drift, runs the Rust tests of concordia-ffi, the C tests (plain, under
-# valgrind, and with -fsanitize=address,undefined), a pkg-config build against the shared
-# library, and the Go example's `go test` (demo transcript + attestation, conformance
-# suite through concordia_verify_profile). Idempotent; run from anywhere.
+# header for drift, runs the Rust tests of concordia-ffi, the C tests in ffi-c/tests/c
+# (plain, under valgrind, and with -fsanitize=address,undefined), the README's pkg-config
+# commands verbatim in an empty environment (shared library with rpath, and static), and
+# `go vet` / `go test` of the Go module ffi-c/go (table tests, examples, demo transcript +
+# attestation, conformance suite through concordia_verify_profile) plus the README's Go
+# example. Idempotent; run from anywhere.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -71,24 +73,56 @@ c_tests() {
     done
 }
 
+# The fenced block after the marker line `<!-- ci: NAME -->` in ffi-c/README.md.
+readme_block() {
+    awk -v m="<!-- ci: $1 -->" '$0 == m {f = 1; next} f && /^```/ {if (p) exit; p = 1; next} p' ffi-c/README.md
+}
+
 pkg_config_build() {
-    # The pkg-config file, and a build against the shared library found through it.
-    step ffi-c/gen-pkgconfig.sh "$root/target/release" "$root/include" target/release/pkgconfig/concordia.pc
+    # The README's pkg-config commands, verbatim, in an empty environment (no
+    # LD_LIBRARY_PATH, no PKG_CONFIG_PATH): the shared route (rpath) and the static route.
+    local block
+    block="$(readme_block pkg-config)"
+    [[ -n "$block" ]] || { echo "ffi-c/README.md: no pkg-config block" >&2; exit 1; }
+    echo "==> README pkg-config block in a clean environment"
+    env -i PATH="$PATH" HOME="$HOME" ${CARGO_HOME:+CARGO_HOME="$CARGO_HOME"} ${RUSTUP_HOME:+RUSTUP_HOME="$RUSTUP_HOME"} \
+        bash -euo pipefail -c "$block"
+    if ! ldd target/app-shared | grep -q "libconcordia.so => $root/target/release/libconcordia.so"; then
+        echo "target/app-shared does not load target/release/libconcordia.so" >&2
+        exit 1
+    fi
+    if ldd target/app-static | grep -q libconcordia; then
+        echo "target/app-static is not linked statically" >&2
+        exit 1
+    fi
+    # The full C test suite once more, against the shared library found through pkg-config.
     export PKG_CONFIG_PATH="$root/target/release/pkgconfig"
     echo "==> pkg-config: $(pkg-config --modversion concordia): $(pkg-config --cflags --libs concordia)"
     # shellcheck disable=SC2046
     step gcc "${CFLAGS[@]}" ffi-c/tests/c/test_concordia.c $(pkg-config --cflags --libs concordia) \
-        -Wl,-rpath,"$root/target/release" -o "$out/test_concordia_shared"
-    step "$out/test_concordia_shared"
+        -o "$out/test_concordia_shared"
+    step env -u LD_LIBRARY_PATH "$out/test_concordia_shared"
 }
 
 go_tests() {
     (
-        cd ffi-c/examples/go
+        cd ffi-c/go
         # Strict: the summary must be the reference line of the issue, not only the Rust runner's.
-        export CONCORDIA_CLI="$root/target/release/concordia" CONCORDIA_STRICT_SUMMARY=1 GOFLAGS=-count=1
-        step go vet .
-        step go test -v .
+        export CONCORDIA_CLI="$root/target/release/concordia" CONCORDIA_STRICT_SUMMARY=1 GOFLAGS=-count=1 GOPROXY=off
+        step go vet ./...
+        step go test -v ./...
+    )
+    # The README's Go example, run as a user would: a module that requires ffi-c/go.
+    local dir="$out/go-example"
+    rm -rf "$dir" && mkdir -p "$dir"
+    readme_block go-example > "$dir/main.go"
+    (
+        cd "$dir"
+        export GOPROXY=off GOFLAGS=-mod=mod
+        go mod init example.com/concordia-readme >/dev/null 2>&1
+        go mod edit -require=github.com/concordia-rs/concordia-rs/ffi-c/go@v0.0.0 \
+            -replace=github.com/concordia-rs/concordia-rs/ffi-c/go="$root/ffi-c/go"
+        step go run .
     )
 }
 

@@ -11,34 +11,13 @@ import (
 	"testing"
 )
 
-// repoRoot is the repository root, three levels up from this module.
+// repoRoot is the repository root, two levels up from this module.
 func repoRoot(t *testing.T) string {
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return root
-}
-
-func TestVersionAndCanonicalize(t *testing.T) {
-	if LibraryVersion() != HeaderVersion {
-		t.Fatalf("library %d, header %d", LibraryVersion(), HeaderVersion)
-	}
-	if Version() == "" {
-		t.Fatal("empty version")
-	}
-	out, err := Canonicalize([]byte(`{"b": 1.50, "a": [true, "\u00e9"]}`))
-	if err != nil || string(out) != `{"a":[true,"é"],"b":1.5}` {
-		t.Fatalf("canonicalize: %q %v", out, err)
-	}
-	h, err := Hash([]byte(`{}`))
-	if err != nil || h != "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a" {
-		t.Fatalf("hash: %q %v", h, err)
-	}
-	_, err = Canonicalize([]byte(`{"a": 1, "a": 2}`))
-	if e, ok := err.(*Error); !ok || e.Class != "input" || e.Detail != "malformed JSON at byte 9: duplicate member name" {
-		t.Fatalf("duplicate key: %v", err)
-	}
 }
 
 // demo runs `concordia demo` with a fixed seed and start time and returns its directory.
@@ -76,7 +55,7 @@ func TestDemoTranscriptAndAttestation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer v.Free()
+	defer v.Close()
 	for i, m := range messages {
 		if err := v.Push(m); err != nil {
 			t.Fatalf("message %d: %v", i, err)
@@ -91,11 +70,11 @@ func TestDemoTranscriptAndAttestation(t *testing.T) {
 	}
 
 	// The attestation verifies, countersigned by both parties, bound to this transcript.
-	got, err := AttestationVerify(att, keys, transcript)
+	got, err := VerifyAttestation(att, keys, transcript)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != (Verified{Parties: 2, Countersignatures: 2, Bound: true}) {
+	if got != (AttestationResult{Parties: 2, Countersignatures: 2, Binding: Bound}) {
 		t.Fatalf("attestation: %+v", got)
 	}
 	var fields struct {
@@ -115,7 +94,7 @@ func TestDemoTranscriptAndAttestation(t *testing.T) {
 		t.Fatal("price not found in the counter offer")
 	}
 	w, _ := NewTranscriptVerifier(keys)
-	defer w.Free()
+	defer w.Close()
 	for i, m := range messages[:3] {
 		if err := w.Push(m); err != nil {
 			t.Fatalf("message %d: %v", i, err)
@@ -125,7 +104,7 @@ func TestDemoTranscriptAndAttestation(t *testing.T) {
 		t.Fatalf("tampered message: %v", err)
 	}
 	short, _ := json.Marshal(messages[:5])
-	if _, err := AttestationVerify(att, keys, short); Code(err) != Binding {
+	if _, err := VerifyAttestation(att, keys, short); Code(err) != Binding {
 		t.Fatalf("short transcript: %v", err)
 	}
 }
@@ -271,4 +250,10 @@ func TestConformanceSuite(t *testing.T) {
 		}
 		t.Log(msg + " (set CONCORDIA_STRICT_SUMMARY=1 to fail on it)")
 	}
+}
+
+func ExampleVerifyProfile() {
+	err := VerifyProfile("no-such-profile", []byte(`{}`), []byte(`{}`))
+	fmt.Println(Code(err) == UnknownProfile, len(ProfileNames()) == ProfileCount)
+	// Output: true true
 }

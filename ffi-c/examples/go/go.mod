@@ -1,3 +1,0 @@
-module concordia.example/ffi-go
-
-go 1.19

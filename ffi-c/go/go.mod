@@ -1,0 +1,3 @@
+module github.com/concordia-rs/concordia-rs/ffi-c/go
+
+go 1.19
