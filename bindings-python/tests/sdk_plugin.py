@@ -68,7 +68,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # ty
 
     import concordia_rs
 
-    assert concordia.signing.canonical_json is concordia_rs.canonical_json
+    assert getattr(concordia.signing.canonical_json, "__concordia_rs__", None) is concordia_rs.canonical_json
     terminalreporter.write_line(f"concordia_rs.accelerate(): {len(_patched)} SDK attributes patched for the whole run")
     unused = getattr(config, "_concordia_unused_skips", [])
     for u in unused:

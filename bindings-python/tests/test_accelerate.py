@@ -25,8 +25,13 @@ def test_accelerate_patches_and_restores() -> None:
             "concordia.canonicalization.canonicalize_jcs", "concordia.compute_hash",
         ):
             assert name in patched, name
-        assert concordia.signing.canonical_json is rs.canonical_json
-        assert concordia.message.compute_hash is rs.compute_hash
+        # The patched functions are the Rust ones behind a wrapper that hands whatever the
+        # Rust path refuses to the SDK's own function (accelerate() never changes an answer).
+        assert concordia.signing.canonical_json.__concordia_rs__ is rs.canonical_json
+        assert concordia.message.compute_hash.__concordia_rs__ is rs.compute_hash
+        assert concordia.signing.canonical_json({"b": 1, "a": [2]}) == rs.canonical_json({"b": 1, "a": [2]})
+        # concordia_rs refuses 2**60 (beyond 2^53); under accelerate() the SDK still answers.
+        assert concordia.signing.canonical_json({"n": 2**60}) == orig({"n": 2**60})
         assert rs.accelerate() == patched  # idempotent
     finally:
         restored = rs.deaccelerate()

@@ -247,6 +247,7 @@ def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
 
         call.__doc__ = orig.__doc__
         call.__name__ = getattr(orig, "__name__", "call")
+        call.__concordia_rs__ = fast  # type: ignore[attr-defined]
         return call
 
     fast_sign_message.__doc__ = orig_sign.__doc__
