@@ -470,7 +470,10 @@ type Window = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
 
 /// A replay window for at-least-once relay delivery: remembers message ids for 600 s and
 /// rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
-/// a failed check leaves it unchanged.
+/// a failed check leaves it unchanged, its clock included (only an accepted check moves
+/// the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
+/// [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
+/// (see [`AipReplayWindow::cold_start`]).
 #[derive(uniffi::Object)]
 pub struct AipReplayWindow {
     inner: Mutex<Window>,
@@ -532,6 +535,42 @@ impl AipReplayWindow {
     /// The fixed capacity (1,024, 16,384 or 65,536).
     pub fn capacity(&self) -> u64 {
         self.lock().capacity() as u64
+    }
+
+    /// The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
+    /// [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
+    /// `Fresh` verdict.
+    pub fn snapshot(&self) -> Result<Vec<u8>, AipError> {
+        Ok(concordia_host::replay::snapshot(&*self.lock())?)
+    }
+
+    /// Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
+    /// corrupt, of another version or with more ids than the capacity are refused
+    /// (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
+    /// (see [`cold_start`](AipReplayWindow::cold_start)).
+    pub fn restore(&self, snapshot: Vec<u8>, now: SystemTime) -> Result<(), AipError> {
+        let now = timestamp(now)?;
+        Ok(self.lock().restore(&snapshot, now)?)
+    }
+
+    /// Forgets every id and starts cold at `now` (call it when there is no snapshot to
+    /// restore): until 600 s have passed, envelopes created at or before the start are
+    /// refused (`Temporal`), since they may have been accepted before the restart.
+    pub fn cold_start(&self, now: SystemTime) -> Result<(), AipError> {
+        let now = timestamp(now)?;
+        self.lock().cold_start(now);
+        Ok(())
+    }
+
+    /// Drops the cold-start guard: the caller explicitly accepts that envelopes created
+    /// before the cold start may be replays.
+    pub fn end_cold_start(&self) {
+        self.lock().end_cold_start();
+    }
+
+    /// Whether a cold-start guard is in force.
+    pub fn is_cold_started(&self) -> bool {
+        self.lock().cold_start_guard().is_some()
     }
 }
 

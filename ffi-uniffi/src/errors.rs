@@ -173,7 +173,8 @@ impl From<Error> for ConsensusError {
 pub enum AipError {
     /// Unacceptable input before any rule: malformed JSON, a bad handle or `did:aip`, a
     /// malformed multikey or base64url, a key or seed that is not 32 bytes, a rank of 0,
-    /// a trust score outside `[0, 1]`.
+    /// a trust score outside `[0, 1]`, a replay window snapshot that is truncated, corrupt
+    /// or of another version.
     Input(String),
     /// A fixed capacity is full: a replay window whose every slot holds an id still inside
     /// the window, more than 4 keys of a kind in a DID Document, more than 256 credential
@@ -188,8 +189,8 @@ pub enum AipError {
     /// An envelope's `from` is not the sender document's `id`; a credential's signer is not
     /// its issuer, its issuer not a trust anchor, or it is revoked.
     Binding(String),
-    /// A `created_at` outside the replay window (over 300 s ahead, over 600 s old); a
-    /// credential not yet valid or expired.
+    /// A `created_at` outside the replay window (over 300 s ahead, over 600 s old, or not
+    /// after a cold start still in force); a credential not yet valid or expired.
     Temporal(String),
     /// The operating system's random generator failed (key generation, sealing, message
     /// ids).

@@ -828,7 +828,7 @@ def test_aip_envelopes_interoperate_with_cli(tmp_path):
     # Sealed here, opened by the CLI.
     (tmp_path / "env1.json").write_text(c.aip_seal(alice, did_doc(BOB_DID, bob), seal_header(), body))
     out = subprocess.run(
-        [cli, "aip", "open", "--key", tmp_path / "bob.key.json", "--from", tmp_path / "alice.did.json", tmp_path / "env1.json"],
+        [cli, "aip", "open", "--key", tmp_path / "bob.key.json", "--from", tmp_path / "alice.did.json", "--now", AIP_CREATED, tmp_path / "env1.json"],
         check=True,
         capture_output=True,
         text=True,
@@ -860,10 +860,14 @@ def test_aip_replay_window():
         w.check(c.aip_new_message_id(), "2026-05-10T14:30:06Z", AIP_NOW + dt.timedelta(seconds=5))
     with pytest.raises(c.AipError.Temporal, match="older"):
         w.check(c.aip_new_message_id(), "2026-05-10T14:14:59Z", AIP_NOW + dt.timedelta(seconds=1))
-    # Once created_at leaves the window the id is forgotten, and any copy is too old.
+    # Once created_at leaves the window any copy is too old; a refused check changes
+    # nothing, not even the clock (issue 19), so the window still judges at its own time.
     later = AIP_NOW + dt.timedelta(seconds=601)
     with pytest.raises(c.AipError.Temporal):
         w.check(a, AIP_CREATED, later)
+    assert w.contains(a) and w.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
+    # The next accepted check at that time evicts it.
+    assert w.check(c.aip_new_message_id(), "2026-05-10T14:30:00Z", later) == c.AipVerdict.FRESH
     assert not w.contains(a) and w.contains(b)
     # Full: every slot holds an id still inside the window.
     full = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
@@ -877,6 +881,34 @@ def test_aip_replay_window():
         w.contains("not-a-uuid")
     with pytest.raises(c.AipError.Schema, match="RFC 3339"):
         w.check(c.aip_new_message_id(), "yesterday", AIP_NOW)
+
+
+def test_aip_replay_window_snapshot_restore_and_cold_start():
+    w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    a = c.aip_new_message_id()
+    assert w.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    snap = w.snapshot()
+    assert isinstance(snap, bytes) and len(snap) == 68 + 28
+    r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    r.restore(snap, AIP_NOW)
+    assert r.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE and not r.is_cold_started()
+    assert r.snapshot() == snap
+    # Truncated, bit-flipped or foreign bytes are refused (Input) and the window starts cold:
+    # envelopes created at or before `now` are refused until a full window has passed.
+    for bad in (snap[:-1], bytes([snap[0] ^ 1]) + snap[1:], b"", b"\x00" * 200):
+        r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+        with pytest.raises(c.AipError.Input, match="snapshot"):
+            r.restore(bad, AIP_NOW)
+        assert r.is_cold_started() and r.len() == 0
+        with pytest.raises(c.AipError.Temporal, match="cold start"):
+            r.check(a, AIP_CREATED, AIP_NOW)
+    # A fresh window with nothing to restore: cold start, or the explicit opt-out.
+    r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    r.cold_start(AIP_NOW)
+    with pytest.raises(c.AipError.Temporal):
+        r.check(a, AIP_CREATED, AIP_NOW)
+    r.end_cold_start()
+    assert r.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
 
 
 def test_aip_replay_window_sizes_on_small_stacks():

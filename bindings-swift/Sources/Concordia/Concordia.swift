@@ -956,7 +956,10 @@ public func FfiConverterTypeAipKeyPair_lower(_ value: AipKeyPair) -> UInt64 {
 /**
  * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
  * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
- * a failed check leaves it unchanged.
+ * a failed check leaves it unchanged, its clock included (only an accepted check moves
+ * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
+ * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
+ * (see [`AipReplayWindow::cold_start`]).
  */
 public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     
@@ -975,9 +978,27 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     func check(id: String, createdAt: String, now: Date) throws  -> AipVerdict
     
     /**
+     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
+     * restore): until 600 s have passed, envelopes created at or before the start are
+     * refused (`Temporal`), since they may have been accepted before the restart.
+     */
+    func coldStart(now: Date) throws 
+    
+    /**
      * Whether the id (a lowercase UUID v4) is remembered.
      */
     func contains(id: String) throws  -> Bool
+    
+    /**
+     * Drops the cold-start guard: the caller explicitly accepts that envelopes created
+     * before the cold start may be replays.
+     */
+    func endColdStart() 
+    
+    /**
+     * Whether a cold-start guard is in force.
+     */
+    func isColdStarted()  -> Bool
     
     /**
      * True when no id is remembered.
@@ -989,11 +1010,29 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
      */
     func len()  -> UInt64
     
+    /**
+     * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
+     * corrupt, of another version or with more ids than the capacity are refused
+     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
+     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     */
+    func restore(snapshot: Data, now: Date) throws 
+    
+    /**
+     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
+     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
+     * `Fresh` verdict.
+     */
+    func snapshot() throws  -> Data
+    
 }
 /**
  * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
  * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
- * a failed check leaves it unchanged.
+ * a failed check leaves it unchanged, its clock included (only an accepted check moves
+ * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
+ * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
+ * (see [`AipReplayWindow::cold_start`]).
  */
 open class AipReplayWindow: AipReplayWindowProtocol, @unchecked Sendable {
     fileprivate let handle: UInt64
@@ -1092,6 +1131,20 @@ open func check(id: String, createdAt: String, now: Date)throws  -> AipVerdict  
 }
     
     /**
+     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
+     * restore): until 600 s have passed, envelopes created at or before the start are
+     * refused (`Temporal`), since they may have been accepted before the restart.
+     */
+open func coldStart(now: Date)throws   {try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_cold_start(
+            self.uniffiCloneHandle(),
+        FfiConverterTimestamp.lower(now),uniffiCallStatus
+    )
+}
+}
+    
+    /**
      * Whether the id (a lowercase UUID v4) is remembered.
      */
 open func contains(id: String)throws  -> Bool  {
@@ -1100,6 +1153,30 @@ open func contains(id: String)throws  -> Bool  {
     uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(
             self.uniffiCloneHandle(),
         FfiConverterString.lower(id),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Drops the cold-start guard: the caller explicitly accepts that envelopes created
+     * before the cold start may be replays.
+     */
+open func endColdStart()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_end_cold_start(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Whether a cold-start guard is in force.
+     */
+open func isColdStarted() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_cold_started(
+            self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
 }
@@ -1123,6 +1200,36 @@ open func len() -> UInt64  {
     return try!  FfiConverterUInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_method_aipreplaywindow_len(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
+     * corrupt, of another version or with more ids than the capacity are refused
+     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
+     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     */
+open func restore(snapshot: Data, now: Date)throws   {try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(snapshot),
+        FfiConverterTimestamp.lower(now),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
+     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
+     * `Fresh` verdict.
+     */
+open func snapshot()throws  -> Data  {
+    return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
@@ -3878,7 +3985,8 @@ enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * Unacceptable input before any rule: malformed JSON, a bad handle or `did:aip`, a
      * malformed multikey or base64url, a key or seed that is not 32 bytes, a rank of 0,
-     * a trust score outside `[0, 1]`.
+     * a trust score outside `[0, 1]`, a replay window snapshot that is truncated, corrupt
+     * or of another version.
      */
     case Input(message: String)
     
@@ -3908,8 +4016,8 @@ enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     case Binding(message: String)
     
     /**
-     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old); a
-     * credential not yet valid or expired.
+     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old, or not
+     * after a cold start still in force); a credential not yet valid or expired.
      */
     case Temporal(message: String)
     
@@ -6646,13 +6754,28 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() != 27802) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() != 44346) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() != 62342) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_end_cold_start() != 13761) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_cold_started() != 64731) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_empty() != 17452) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() != 42373) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() != 63237) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() != 40359) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_keypair_public_key() != 18284) {

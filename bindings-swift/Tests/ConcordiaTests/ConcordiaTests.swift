@@ -617,6 +617,9 @@ final class AipTests: XCTestCase {
             _ = try w.check(id: try aipNewMessageId(), createdAt: "2026-05-10T14:30:06Z", now: aipNow.addingTimeInterval(5))
         }
         assertThrows(AipError.Temporal) { _ = try w.check(id: a, createdAt: aipCreated, now: aipNow.addingTimeInterval(601)) }
+        // A refused check changes nothing, its clock included; the next accepted one evicts.
+        XCTAssertTrue(try w.contains(id: a))
+        XCTAssertEqual(try w.check(id: try aipNewMessageId(), createdAt: "2026-05-10T14:30:00Z", now: aipNow.addingTimeInterval(601)), .fresh)
         XCTAssertFalse(try w.contains(id: a))
         assertThrows(AipError.Schema) { _ = try w.contains(id: "not-a-uuid") }
         let full = try AipReplayWindow(capacity: .small)
@@ -626,6 +629,24 @@ final class AipTests: XCTestCase {
             XCTAssertEqual(try full.check(id: id, createdAt: aipCreated, now: aipNow), .fresh)
         }
         assertThrows(AipError.Limit) { _ = try full.check(id: try aipNewMessageId(), createdAt: aipCreated, now: aipNow) }
+    }
+
+    func testReplayWindowSnapshotRestoreAndColdStart() throws {
+        let w = try AipReplayWindow(capacity: .small)
+        let a = try aipNewMessageId()
+        XCTAssertEqual(try w.check(id: a, createdAt: aipCreated, now: aipNow), .fresh)
+        let snap = try w.snapshot()
+        let r = try AipReplayWindow(capacity: .small)
+        try r.restore(snapshot: snap, now: aipNow)
+        XCTAssertEqual(try r.check(id: a, createdAt: aipCreated, now: aipNow), .duplicate)
+        XCTAssertFalse(r.isColdStarted())
+        // A truncated snapshot is refused and the window starts cold.
+        let cold = try AipReplayWindow(capacity: .small)
+        assertThrows(AipError.Input) { try cold.restore(snapshot: snap.dropLast(), now: aipNow) }
+        XCTAssertTrue(cold.isColdStarted())
+        assertThrows(AipError.Temporal) { _ = try cold.check(id: a, createdAt: aipCreated, now: aipNow) }
+        cold.endColdStart()
+        XCTAssertEqual(try cold.check(id: a, createdAt: aipCreated, now: aipNow), .fresh)
     }
 
     /// The large windows are allocated in place, never on the caller's stack: a thread with a

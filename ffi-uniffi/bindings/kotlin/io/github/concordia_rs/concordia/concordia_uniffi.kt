@@ -773,11 +773,21 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_end_cold_start(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_cold_started(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_empty(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_keypair_public_key(
     ): Int
@@ -897,12 +907,22 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(`ptr`: Long,`id`: RustBuffer.ByValue,`createdAt`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_cold_start(`ptr`: Long,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_end_cold_start(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_cold_started(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_empty(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_len(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore(`ptr`: Long,`snapshot`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_clone_keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_concordia_uniffi_fn_free_keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1313,13 +1333,28 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() and 0xFFFF) != 27802) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() and 0xFFFF) != 44346) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() and 0xFFFF) != 62342) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_end_cold_start() and 0xFFFF) != 13761) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_cold_started() and 0xFFFF) != 64731) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_empty() and 0xFFFF) != 17452) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() and 0xFFFF) != 42373) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() and 0xFFFF) != 63237) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() and 0xFFFF) != 40359) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_keypair_public_key() and 0xFFFF) != 18284) {
@@ -2368,7 +2403,10 @@ public object FfiConverterTypeAipKeyPair: FfiConverter<AipKeyPair, Long> {
 /**
  * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
  * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
- * a failed check leaves it unchanged.
+ * a failed check leaves it unchanged, its clock included (only an accepted check moves
+ * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
+ * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
+ * (see [`AipReplayWindow::cold_start`]).
  */
 public interface AipReplayWindowInterface {
     
@@ -2387,9 +2425,27 @@ public interface AipReplayWindowInterface {
     fun `check`(`id`: kotlin.String, `createdAt`: kotlin.String, `now`: java.time.Instant): AipVerdict
     
     /**
+     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
+     * restore): until 600 s have passed, envelopes created at or before the start are
+     * refused (`Temporal`), since they may have been accepted before the restart.
+     */
+    fun `coldStart`(`now`: java.time.Instant)
+    
+    /**
      * Whether the id (a lowercase UUID v4) is remembered.
      */
     fun `contains`(`id`: kotlin.String): kotlin.Boolean
+    
+    /**
+     * Drops the cold-start guard: the caller explicitly accepts that envelopes created
+     * before the cold start may be replays.
+     */
+    fun `endColdStart`()
+    
+    /**
+     * Whether a cold-start guard is in force.
+     */
+    fun `isColdStarted`(): kotlin.Boolean
     
     /**
      * True when no id is remembered.
@@ -2401,13 +2457,31 @@ public interface AipReplayWindowInterface {
      */
     fun `len`(): kotlin.ULong
     
+    /**
+     * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
+     * corrupt, of another version or with more ids than the capacity are refused
+     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
+     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     */
+    fun `restore`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant)
+    
+    /**
+     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
+     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
+     * `Fresh` verdict.
+     */
+    fun `snapshot`(): kotlin.ByteArray
+    
     companion object
 }
 
 /**
  * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
  * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
- * a failed check leaves it unchanged.
+ * a failed check leaves it unchanged, its clock included (only an accepted check moves
+ * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
+ * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
+ * (see [`AipReplayWindow::cold_start`]).
  */
 open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 {
@@ -2564,6 +2638,25 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 
     
     /**
+     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
+     * restore): until 600 s have passed, envelopes created at or before the start are
+     * refused (`Temporal`), since they may have been accepted before the restart.
+     */
+    @Throws(AipException::class)override fun `coldStart`(`now`: java.time.Instant)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_cold_start(
+        it,
+        
+        FfiConverterTimestamp.lower(`now`),_status)
+}
+    }
+    
+    
+
+    
+    /**
      * Whether the id (a lowercase UUID v4) is remembered.
      */
     @Throws(AipException::class)override fun `contains`(`id`: kotlin.String): kotlin.Boolean {
@@ -2574,6 +2667,38 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
         it,
         
         FfiConverterString.lower(`id`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Drops the cold-start guard: the caller explicitly accepts that envelopes created
+     * before the cold start may be replays.
+     */override fun `endColdStart`()
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_end_cold_start(
+        it,
+        _status)
+}
+    }
+    
+    
+
+    
+    /**
+     * Whether a cold-start guard is in force.
+     */override fun `isColdStarted`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_cold_started(
+        it,
+        _status)
 }
     }
     )
@@ -2604,6 +2729,46 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_len(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
+     * corrupt, of another version or with more ids than the capacity are refused
+     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
+     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     */
+    @Throws(AipException::class)override fun `restore`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore(
+        it,
+        
+        FfiConverterByteArray.lower(`snapshot`),
+        FfiConverterTimestamp.lower(`now`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
+     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
+     * `Fresh` verdict.
+     */
+    @Throws(AipException::class)override fun `snapshot`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(
         it,
         _status)
 }
@@ -5337,7 +5502,8 @@ sealed class AipException(message: String): kotlin.Exception(message) {
     /**
      * Unacceptable input before any rule: malformed JSON, a bad handle or `did:aip`, a
      * malformed multikey or base64url, a key or seed that is not 32 bytes, a rank of 0,
-     * a trust score outside `[0, 1]`.
+     * a trust score outside `[0, 1]`, a replay window snapshot that is truncated, corrupt
+     * or of another version.
      */
         class Input(message: String) : AipException(message)
         
@@ -5367,8 +5533,8 @@ sealed class AipException(message: String): kotlin.Exception(message) {
         class Binding(message: String) : AipException(message)
         
     /**
-     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old); a
-     * credential not yet valid or expired.
+     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old, or not
+     * after a cold start still in force); a credential not yet valid or expired.
      */
         class Temporal(message: String) : AipException(message)
         
