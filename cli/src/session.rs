@@ -26,22 +26,16 @@ pub const HELP: &str = "concordia session replay --session SESSION.json [--json]
   Each message is applied at the time of its own `timestamp` (or at created_at).
   Errors are named as the reference SDK's exceptions: InvalidSignatureError,
   SessionBindingError, ChainIntegrityError, InvalidTransitionError, MaxRoundsExceededError,
-  SessionExpiredError, ValueError.
+  or the Python built-in the SDK lets through (KeyError, AttributeError, TypeError,
+  ValueError; ValueError also for the checks the SDK does not make, such as the TTLs).
   Exit 0 when every message was accepted; when any was refused, the status of the first
   refusal by its class (1 for a protocol class, 2 for malformed input, see `concordia
   --help`); 2 on usage errors and malformed files.";
 
-/// The reference SDK's exception name for a session error.
+/// The reference SDK's exception name for a session error: the core's one table
+/// ([`Error::sdk_exception`]), which the Python binding's classes follow too.
 pub fn sdk_error_name(e: &Error) -> &'static str {
-    match e {
-        Error::Signature | Error::UnknownKey | Error::Encoding(_) => "InvalidSignatureError",
-        Error::Binding("session_id") => "SessionBindingError",
-        Error::Binding(_) => "ChainIntegrityError",
-        Error::Transition(_) => "InvalidTransitionError",
-        Error::MaxRounds => "MaxRoundsExceededError",
-        Error::Temporal(_) => "SessionExpiredError",
-        _ => "ValueError",
-    }
+    e.sdk_exception().name()
 }
 
 fn role(v: Option<Value<'_>>) -> CliResult<Role> {

@@ -162,10 +162,10 @@ pub fn generate_with<const P: usize, const T: usize, S: Signer + ?Sized>(
     out: &mut [u8],
 ) -> Result<usize> {
     if !session.state().is_terminal() {
-        return Err(Error::Transition("attestation needs a concluded session"));
+        return Err(Error::Transition(crate::error::detail::NOT_CONCLUDED));
     }
     if session.terms_unsized() {
-        return Err(Error::Schema("terms has no length"));
+        return Err(Error::Schema(crate::error::detail::TERMS_UNSIZED));
     }
     if session.message_count() == 0 {
         return Err(Error::InvalidArgument("empty transcript"));

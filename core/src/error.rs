@@ -257,3 +257,136 @@ impl core::error::Error for Error {}
 
 /// Shorthand for `core::result::Result<T, Error>`.
 pub type Result<T> = core::result::Result<T, Error>;
+
+/// Named error details that hosts tell apart (to pick the reference SDK's exception class),
+/// written once here and used by the code that raises them, so that a match on a detail is a
+/// match on a constant, not on a copy of a string.
+pub mod detail {
+    /// `Schema`: a message without `signature` (SDK: `InvalidSignatureError`).
+    pub const SIGNATURE_MISSING: &str = "signature missing";
+    /// `Schema`: a `signature` that is not a string (SDK: `InvalidSignatureError`).
+    pub const SIGNATURE_NOT_STRING: &str = "signature must be a string";
+    /// `Schema`: no string `from.agent_id` (SDK: `InvalidSignatureError`).
+    pub const SENDER_MISSING: &str = "from.agent_id";
+    /// `Schema`: the message is not an object (SDK: `AttributeError`).
+    pub const MESSAGE_NOT_OBJECT: &str = "message must be an object";
+    /// `Schema`: `from` is not an object (SDK: `AttributeError`).
+    pub const FROM_NOT_OBJECT: &str = "from must be an object";
+    /// `Schema`: a `negotiate.open` body that is not an object (SDK: `AttributeError`).
+    pub const OPEN_BODY_NOT_OBJECT: &str = "open body must be an object";
+    /// `Schema`: a message without `type` (SDK: `KeyError`).
+    pub const TYPE_MISSING: &str = "type missing";
+    /// `Schema`: `terms` without a length (SDK: `TypeError`).
+    pub const TERMS_UNSIZED: &str = "terms has no length";
+    /// `Transition`: an attestation of a session that has not concluded (SDK: `ValueError`).
+    pub const NOT_CONCLUDED: &str = "attestation needs a concluded session";
+    /// `Binding`: `prev_hash` does not link to the previous message (SDK: `ChainIntegrityError`).
+    pub const PREV_HASH: &str = "prev_hash";
+    /// `Binding`: another session's `session_id` (SDK: `SessionBindingError`).
+    pub const SESSION_ID: &str = "session_id";
+}
+
+/// The reference SDK's exception class for an error, where the SDK raises one (its
+/// `concordia.session` exceptions and the Python built-ins it lets through). The one table
+/// every host uses: the CLI prints [`SdkException::name`], the Python binding raises a class
+/// that is this one or a subclass of it.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdkException {
+    /// `InvalidSignatureError`.
+    InvalidSignature,
+    /// `SessionBindingError`.
+    SessionBinding,
+    /// `ChainIntegrityError`.
+    ChainIntegrity,
+    /// `InvalidTransitionError`.
+    InvalidTransition,
+    /// `MaxRoundsExceededError` (a subclass of `InvalidTransitionError`).
+    MaxRoundsExceeded,
+    /// `KeyError`.
+    KeyError,
+    /// `AttributeError`.
+    AttributeError,
+    /// `TypeError`.
+    TypeError,
+    /// `ValueError`: everything else the SDK refuses, or where it has no class of its own.
+    ValueError,
+}
+
+impl SdkException {
+    /// The SDK's class name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            SdkException::InvalidSignature => "InvalidSignatureError",
+            SdkException::SessionBinding => "SessionBindingError",
+            SdkException::ChainIntegrity => "ChainIntegrityError",
+            SdkException::InvalidTransition => "InvalidTransitionError",
+            SdkException::MaxRoundsExceeded => "MaxRoundsExceededError",
+            SdkException::KeyError => "KeyError",
+            SdkException::AttributeError => "AttributeError",
+            SdkException::TypeError => "TypeError",
+            SdkException::ValueError => "ValueError",
+        }
+    }
+}
+
+impl Error {
+    /// The reference SDK's exception class for this error (see [`SdkException`]).
+    #[must_use]
+    pub fn sdk_exception(&self) -> SdkException {
+        use detail::*;
+        match *self {
+            Error::Schema(SIGNATURE_MISSING | SIGNATURE_NOT_STRING | SENDER_MISSING) => SdkException::InvalidSignature,
+            Error::Schema(MESSAGE_NOT_OBJECT | FROM_NOT_OBJECT | OPEN_BODY_NOT_OBJECT) => SdkException::AttributeError,
+            Error::Schema(TYPE_MISSING) => SdkException::KeyError,
+            Error::Schema(TERMS_UNSIZED) => SdkException::TypeError,
+            Error::Transition(NOT_CONCLUDED) => SdkException::ValueError,
+            Error::Binding(PREV_HASH) => SdkException::ChainIntegrity,
+            Error::Binding(SESSION_ID) => SdkException::SessionBinding,
+            Error::MaxRounds => SdkException::MaxRoundsExceeded,
+            _ => match self.class() {
+                Class::Signature => SdkException::InvalidSignature,
+                Class::Binding => SdkException::ChainIntegrity,
+                Class::Transition => SdkException::InvalidTransition,
+                _ => match self {
+                    Error::Encoding(_) => SdkException::InvalidSignature,
+                    _ => SdkException::ValueError,
+                },
+            },
+        }
+    }
+}
+
+
+#[cfg(test)]
+mod sdk_exception_tests {
+    use super::detail::*;
+    use super::*;
+
+    #[test]
+    fn the_sdk_table() {
+        for (e, sdk) in [
+            (Error::Schema(SIGNATURE_MISSING), "InvalidSignatureError"),
+            (Error::Schema(SIGNATURE_NOT_STRING), "InvalidSignatureError"),
+            (Error::Schema(SENDER_MISSING), "InvalidSignatureError"),
+            (Error::Signature, "InvalidSignatureError"),
+            (Error::UnknownKey, "InvalidSignatureError"),
+            (Error::Encoding("signature"), "InvalidSignatureError"),
+            (Error::Schema(MESSAGE_NOT_OBJECT), "AttributeError"),
+            (Error::Schema(FROM_NOT_OBJECT), "AttributeError"),
+            (Error::Schema(OPEN_BODY_NOT_OBJECT), "AttributeError"),
+            (Error::Schema(TYPE_MISSING), "KeyError"),
+            (Error::Schema(TERMS_UNSIZED), "TypeError"),
+            (Error::Binding(PREV_HASH), "ChainIntegrityError"),
+            (Error::Binding(SESSION_ID), "SessionBindingError"),
+            (Error::Transition("x"), "InvalidTransitionError"),
+            (Error::Transition(NOT_CONCLUDED), "ValueError"),
+            (Error::MaxRounds, "MaxRoundsExceededError"),
+            (Error::Schema("x"), "ValueError"),
+            (Error::Temporal("ttl"), "ValueError"),
+        ] {
+            assert_eq!(e.sdk_exception().name(), sdk, "{e:?}");
+        }
+    }
+}

@@ -54,7 +54,7 @@ pub fn message_hash(message: Value<'_>) -> Digest {
 /// [`Error::Schema`] when `value` is not a string, [`Error::Encoding`] when it does not
 /// decode to 64 bytes.
 pub fn signature_from_value(value: Value<'_>) -> Result<Signature> {
-    let s = value.as_str().ok_or(Error::Schema("signature must be a string"))?;
+    let s = value.as_str().ok_or(Error::Schema(crate::error::detail::SIGNATURE_NOT_STRING))?;
     let mut buf = [0u8; 128];
     let text = s.decode_into(&mut buf).map_err(|_| Error::Encoding("signature"))?;
     Signature::from_b64url(text)
@@ -82,7 +82,7 @@ pub fn verify_signed_object(object: Value<'_>, key: &PublicKey) -> Result<()> {
     if object.kind() != Kind::Object {
         return Err(Error::Schema("signed value must be an object"));
     }
-    let sig = signature_from_value(object.get("signature").ok_or(Error::Schema("signature missing"))?)?;
+    let sig = signature_from_value(object.get("signature").ok_or(Error::Schema(crate::error::detail::SIGNATURE_MISSING))?)?;
     let mut sink = VerifySink::new(key, &sig)?;
     jcs::write_with(object, &WithoutSignature, &mut sink)?;
     sink.finish()
@@ -328,7 +328,7 @@ pub fn sender(message: Value<'_>) -> Result<Str<'_>> {
         .get("from")
         .and_then(|f| f.get("agent_id"))
         .and_then(|a| a.as_str())
-        .ok_or(Error::Schema("from.agent_id"))
+        .ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))
 }
 
 /// Verifies a transcript one message at a time in O(1) memory.
@@ -379,13 +379,13 @@ impl TranscriptVerifier {
     /// [`Error::Signature`] or [`Error::Encoding`] for a bad signature.
     pub fn push<R: KeyResolver + ?Sized>(&mut self, message: Value<'_>, keys: &R) -> Result<Digest> {
         if message.kind() != Kind::Object {
-            return Err(Error::Schema("message must be an object"));
+            return Err(Error::Schema(crate::error::detail::MESSAGE_NOT_OBJECT));
         }
         check_link(message, &self.tip)?;
         let session = message.get("session_id").and_then(|s| s.as_str()).ok_or(Error::Schema("session_id"))?;
         let session_digest = digest_of_str(session);
         if self.session.is_some_and(|s| s != session_digest) {
-            return Err(Error::Binding("session_id"));
+            return Err(Error::Binding(crate::error::detail::SESSION_ID));
         }
         let key = keys.resolve(sender(message)?).ok_or(Error::UnknownKey)?;
         verify_signed_object(message, &key)?;
@@ -404,7 +404,7 @@ impl TranscriptVerifier {
 /// it names another message.
 pub fn check_link(message: Value<'_>, expected: &Digest) -> Result<()> {
     let prev = message.get("prev_hash").and_then(|p| p.as_str()).ok_or(Error::Schema("prev_hash"))?;
-    if prev.eq_str(expected.to_prefixed().as_str()) { Ok(()) } else { Err(Error::Binding("prev_hash")) }
+    if prev.eq_str(expected.to_prefixed().as_str()) { Ok(()) } else { Err(Error::Binding(crate::error::detail::PREV_HASH)) }
 }
 
 fn digest_of_str(s: Str<'_>) -> Digest {

@@ -525,14 +525,14 @@ impl<const P: usize, const T: usize> Session<P, T> {
     /// tracked already). On any error the session is unchanged.
     pub fn apply<R: KeyResolver + ?Sized>(&mut self, msg: Value<'_>, keys: &R, now: Timestamp) -> Result<State> {
         if msg.kind() != Kind::Object {
-            return Err(Error::Schema("message must be an object"));
+            return Err(Error::Schema(crate::error::detail::MESSAGE_NOT_OBJECT));
         }
         if msg.get("from").is_some_and(|f| f.kind() != Kind::Object) {
-            return Err(Error::Schema("from must be an object"));
+            return Err(Error::Schema(crate::error::detail::FROM_NOT_OBJECT));
         }
-        let sender = message::sender(msg).ok().filter(|s| !s.raw().is_empty()).ok_or(Error::Schema("from.agent_id"))?;
+        let sender = message::sender(msg).ok().filter(|s| !s.raw().is_empty()).ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))?;
         if !msg.get("signature").is_some_and(behavior::is_truthy) {
-            return Err(Error::Schema("signature missing"));
+            return Err(Error::Schema(crate::error::detail::SIGNATURE_MISSING));
         }
         let party = self.parties.iter().position(|p| sender.eq_str(&p.agent_id));
         let key = keys.resolve(sender).ok_or(Error::UnknownKey)?;
@@ -545,16 +545,16 @@ impl<const P: usize, const T: usize> Session<P, T> {
         // (or null) one, which the SDK lets through, is refused after all the SDK's checks.
         let sid = msg.get("session_id").filter(|s| !s.is_null());
         if sid.is_some_and(|sid| !sid.as_str().is_some_and(|s| s.eq_str(&self.id))) {
-            return Err(Error::Binding("session_id"));
+            return Err(Error::Binding(crate::error::detail::SESSION_ID));
         }
         let prev = msg.get("prev_hash").filter(|p| !p.is_null());
         if let Some(p) = prev {
             if p.kind() != Kind::String {
-                return Err(Error::Binding("prev_hash"));
+                return Err(Error::Binding(crate::error::detail::PREV_HASH));
             }
             message::check_link(msg, &self.tip)?;
         }
-        let ty = msg.get("type").ok_or(Error::Schema("type missing"))?;
+        let ty = msg.get("type").ok_or(Error::Schema(crate::error::detail::TYPE_MISSING))?;
         let ty = ty.as_str().and_then(MessageType::parse).ok_or(Error::Schema("type"))?;
         if let Ok(deadline) = self.created_at.add_seconds(i64::from(self.timing.session_ttl)) {
             if now > deadline {
@@ -574,7 +574,7 @@ impl<const P: usize, const T: usize> Session<P, T> {
         }
         let body = msg.get("body");
         if ty == MessageType::Open && body.is_some_and(|b| b.kind() != Kind::Object) {
-            return Err(Error::Schema("open body must be an object"));
+            return Err(Error::Schema(crate::error::detail::OPEN_BODY_NOT_OBJECT));
         }
         if ty.is_round() {
             offer::Offer::from_body(body.ok_or(Error::Schema("body"))?)?;

@@ -41,7 +41,7 @@ pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions)
         }
     }
     if messages.elements().any(|m| m.kind() != Kind::Object) {
-        return Err(Error::Schema("message must be an object"));
+        return Err(Error::Schema(crate::error::detail::MESSAGE_NOT_OBJECT));
     }
     // Pass 1: the linkage walk.
     if !opts.regressed(Regression::SkipLinkageWalk) {
@@ -49,7 +49,7 @@ pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions)
         for m in messages.elements() {
             // The one link rule (`message::check_link`); the contract classes every
             // linkage failure, a missing `prev_hash` included, as binding.
-            crate::message::check_link(m, &expected).map_err(|_| Error::Binding("prev_hash"))?;
+            crate::message::check_link(m, &expected).map_err(|_| Error::Binding(crate::error::detail::PREV_HASH))?;
             expected = message_hash(m);
         }
     }
@@ -57,7 +57,7 @@ pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions)
     let keys = context.get("public_keys_b64url").filter(|k| k.kind() == Kind::Object).ok_or(Error::UnknownKey)?;
     for m in messages.elements() {
         let from = object(m.get("from"), "from")?;
-        let agent = from.get("agent_id").and_then(|a| a.as_str()).ok_or(Error::Schema("from.agent_id"))?;
+        let agent = from.get("agent_id").and_then(|a| a.as_str()).ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))?;
         let key = super::lookup(keys, agent);
         let key = public_key(key)?;
         verify_preimage(m, &WithoutSignature, &key, &signature(m.get("signature"))?)?;
