@@ -52,6 +52,9 @@
 // Length of an AIP message id (a lowercase UUID v4).
 #define CONCORDIA_AIP_MESSAGE_ID_LEN 36
 
+// The most ids a window may be created for (16,777,216: 768 MiB of slots).
+#define CONCORDIA_AIP_REPLAY_MAX_CAPACITY 16777216
+
 // Length of a Consensus digest as text: 64 lowercase hex digits, no prefix.
 #define CONCORDIA_CONSENSUS_DIGEST_HEX_LEN 64
 
@@ -195,6 +198,25 @@ enum concordia_aip_route_mode
 typedef enum concordia_aip_route_mode concordia_aip_route_mode;
 #else
 typedef uint32_t concordia_aip_route_mode;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// The outcome of an accepted replay check.
+enum concordia_aip_verdict
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // First sighting: process the message.
+  CONCORDIA_AIP_FRESH = 0,
+  // Already seen inside the window: acknowledge, do not process again.
+  CONCORDIA_AIP_DUPLICATE = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_verdict concordia_aip_verdict;
+#else
+typedef uint32_t concordia_aip_verdict;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -449,6 +471,13 @@ typedef uint32_t concordia_aip_trust_event;
 //
 // Thread safety: immutable once created; may be shared by threads.
 typedef struct concordia_aip_keypair concordia_aip_keypair;
+
+// A replay window: remembers up to its capacity of message ids for 600 s. Created with
+// concordia_aip_replay_window_new, released with concordia_aip_replay_window_free.
+//
+// Thread safety: not synchronized; use from one thread at a time (it may move between
+// threads).
+typedef struct concordia_aip_replay_window concordia_aip_replay_window;
 
 // A room (opaque): one locked revision, a deadline, a roster of 2 to 8 participants and
 // an append-only event log (800 events, so the per-participant limits always come
@@ -1183,6 +1212,110 @@ concordia_result concordia_aip_rank(const struct concordia_aip_candidate *candid
                                     struct concordia_aip_ranked *out,
                                     size_t out_cap,
                                     size_t *out_len);
+
+// Creates an empty window for `capacity` ids (1 to CONCORDIA_AIP_REPLAY_MAX_CAPACITY; 48
+// bytes each), stored in `*out` (NULL on failure).
+//
+// Returns CONCORDIA_INVALID_ARGUMENT for a capacity out of range, CONCORDIA_LIMIT_MEMORY
+// when it cannot be allocated.
+//
+// # Safety
+// `out` must be valid for one pointer write.
+concordia_result concordia_aip_replay_window_new(size_t capacity,
+                                                 struct concordia_aip_replay_window **out);
+
+// Releases a window (NULL is ignored).
+//
+// # Safety
+// `w` must be NULL or a window from concordia_aip_replay_window_new, not used afterwards.
+void concordia_aip_replay_window_free(struct concordia_aip_replay_window *w);
+
+// Checks one delivery of the message `id` (a lowercase UUID v4) created at `created_at`
+// (RFC 3339) against `now` (Unix seconds) and writes the verdict: FRESH (remembered now)
+// or DUPLICATE. A `now` earlier than one already seen counts as the latest seen.
+//
+// Returns CONCORDIA_TEMPORAL when `created_at` is more than 300 s ahead of `now`, more
+// than 600 s old, or not after a cold start still in force; CONCORDIA_LIMIT_CAPACITY when
+// the id is new and every slot holds an id still inside the window; CONCORDIA_SCHEMA for
+// an id or time that does not parse. A failed check leaves the window unchanged, its clock
+// included.
+//
+// # Safety
+// `w` must be a live window; `id` and `created_at` valid for their lengths; `out` for one
+// write.
+concordia_result concordia_aip_replay_window_check(struct concordia_aip_replay_window *w,
+                                                   struct concordia_str id,
+                                                   struct concordia_str created_at,
+                                                   int64_t now,
+                                                   concordia_aip_verdict *out);
+
+// Writes 1 to `*out` when the id (a lowercase UUID v4) is remembered, else 0.
+//
+// # Safety
+// `w` must be a live window; `id` valid for its length; `out` for one write.
+concordia_result concordia_aip_replay_window_contains(const struct concordia_aip_replay_window *w,
+                                                      struct concordia_str id,
+                                                      uint8_t *out);
+
+// Writes the number of ids remembered and the capacity (either pointer may be NULL).
+//
+// # Safety
+// `w` must be a live window; `len` and `capacity` NULL or valid for one write.
+concordia_result concordia_aip_replay_window_len(const struct concordia_aip_replay_window *w,
+                                                 size_t *len,
+                                                 size_t *capacity);
+
+// Writes the window's state (ids, their `created_at`, its clock, a cold-start guard) into
+// `out` as versioned, checksummed bytes: 68 bytes plus 28 per id remembered. `out = NULL,
+// out_cap = 0` queries the length (CONCORDIA_BUFFER_TOO_SMALL with `*out_len`). Save it
+// before acting on a FRESH verdict, and give it to concordia_aip_replay_window_restore
+// after a restart.
+//
+// # Safety
+// `w` must be a live window; `out` valid for `out_cap` bytes of writes; `out_len` for one
+// write.
+concordia_result concordia_aip_replay_window_snapshot(const struct concordia_aip_replay_window *w,
+                                                      uint8_t *out,
+                                                      size_t out_cap,
+                                                      size_t *out_len);
+
+// Replaces the window's state with a snapshot from concordia_aip_replay_window_snapshot.
+//
+// Fails closed: bytes that are truncated, corrupt or of another version
+// (CONCORDIA_ENCODING), or hold more ids than the capacity (CONCORDIA_LIMIT_CAPACITY),
+// are refused, and the window is then emptied and cold-started at `now` (Unix seconds;
+// see concordia_aip_replay_window_cold_start). `now` is not used on success.
+//
+// # Safety
+// `w` must be a live window; `snapshot` valid for `snapshot_len` bytes (NULL only with
+// 0, which is refused as truncated).
+concordia_result concordia_aip_replay_window_restore(struct concordia_aip_replay_window *w,
+                                                     const uint8_t *snapshot,
+                                                     size_t snapshot_len,
+                                                     int64_t now);
+
+// Forgets every id and starts cold at `now` (Unix seconds; call it when there is no
+// snapshot to restore): until 600 s have passed, envelopes created at or before the start
+// are refused (CONCORDIA_TEMPORAL), since they may have been accepted before the restart.
+//
+// # Safety
+// `w` must be a live window.
+concordia_result concordia_aip_replay_window_cold_start(struct concordia_aip_replay_window *w,
+                                                        int64_t now);
+
+// Drops the cold-start guard: the caller explicitly accepts that envelopes created before
+// the cold start may be replays.
+//
+// # Safety
+// `w` must be a live window.
+concordia_result concordia_aip_replay_window_end_cold_start(struct concordia_aip_replay_window *w);
+
+// Writes 1 to `*out` while a cold-start guard is in force, else 0.
+//
+// # Safety
+// `w` must be a live window; `out` valid for one write.
+concordia_result concordia_aip_replay_window_is_cold_started(const struct concordia_aip_replay_window *w,
+                                                             uint8_t *out);
 
 // Generates the signed, countersigned attestation of the concluded session `s` into
 // `out` (canonical JSON). Each party whose key is among the `signer_count` `signers`

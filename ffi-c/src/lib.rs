@@ -22,6 +22,7 @@
 #![allow(non_camel_case_types)]
 
 mod aip;
+mod aip_replay;
 mod attestation;
 mod boundary;
 mod consensus;
@@ -33,6 +34,7 @@ mod session;
 mod transcript;
 
 pub use aip::*;
+pub use aip_replay::*;
 pub use attestation::*;
 pub use consensus::*;
 pub use keys::*;

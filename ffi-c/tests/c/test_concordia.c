@@ -829,6 +829,106 @@ static void test_profiles(void) {
     EXPECT(concordia_verify_profile(S("decision-object-v1"), U(decision), strlen(decision), NULL, 0), CONCORDIA_NULL_ARGUMENT);
 }
 
+/* ---- AIP replay window: check, snapshot, restore, cold start (issue 19) ---------- */
+
+#define RW_NOW 1778423100 /* 2026-05-10T14:25:00Z */
+#define RW_CREATED "2026-05-10T14:25:00Z"
+#define RW_A "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b"
+#define RW_B "2341a9c9-1109-4602-bc5c-4b14a1e3c833"
+
+static void test_aip_replay_window(void) {
+    concordia_aip_replay_window *w = NULL, *r = NULL;
+    concordia_aip_verdict v = CONCORDIA_AIP_DUPLICATE;
+    uint8_t flag = 9;
+    size_t len = 0, cap = 0, need = 0, n = 0;
+    uint8_t *snap;
+
+    EXPECT(concordia_aip_replay_window_new(0, &w), CONCORDIA_INVALID_ARGUMENT);
+    CHECK(w == NULL);
+    EXPECT(concordia_aip_replay_window_new(CONCORDIA_AIP_REPLAY_MAX_CAPACITY + 1, &w), CONCORDIA_INVALID_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_new(16, NULL), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_new(16, &w), CONCORDIA_OK);
+    CHECK(w != NULL);
+
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    CHECK(v == CONCORDIA_AIP_FRESH);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_A), S(RW_CREATED), RW_NOW + 5, &v), CONCORDIA_OK);
+    CHECK(v == CONCORDIA_AIP_DUPLICATE);
+    /* Refused on time with a later now: nothing changes, the clock included. */
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S(RW_CREATED), RW_NOW + 601, &v), CONCORDIA_TEMPORAL);
+    /* The clock is RW_NOW + 5 (the latest accepted check): 301 s ahead is refused. */
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S("2026-05-10T14:30:06Z"), RW_NOW, &v), CONCORDIA_TEMPORAL);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    CHECK(v == CONCORDIA_AIP_FRESH);
+    EXPECT(concordia_aip_replay_window_check(w, S("not-a-uuid"), S(RW_CREATED), RW_NOW, &v), CONCORDIA_SCHEMA);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S("yesterday"), RW_NOW, &v), CONCORDIA_SCHEMA);
+    EXPECT(concordia_aip_replay_window_check(w, NONE, S(RW_CREATED), RW_NOW, &v), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_check(NULL, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_A), S(RW_CREATED), RW_NOW, NULL), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_contains(w, S(RW_A), &flag), CONCORDIA_OK);
+    CHECK(flag == 1);
+    EXPECT(concordia_aip_replay_window_len(w, &len, &cap), CONCORDIA_OK);
+    CHECK(len == 2 && cap == 16);
+    EXPECT(concordia_aip_replay_window_len(w, NULL, NULL), CONCORDIA_OK);
+
+    /* Snapshot: size query, then the bytes (68 + 28 per id). */
+    EXPECT(concordia_aip_replay_window_snapshot(w, NULL, 0, &need), CONCORDIA_BUFFER_TOO_SMALL);
+    CHECK(need == 68 + 2 * 28);
+    EXPECT(concordia_aip_replay_window_snapshot(w, NULL, 0, NULL), CONCORDIA_NULL_ARGUMENT);
+    snap = malloc(need);
+    CHECK(snap != NULL);
+    if (snap == NULL) {
+        concordia_aip_replay_window_free(w);
+        return;
+    }
+    EXPECT(concordia_aip_replay_window_snapshot(w, snap, need - 1, &n), CONCORDIA_BUFFER_TOO_SMALL);
+    CHECK(n == need);
+    EXPECT(concordia_aip_replay_window_snapshot(w, snap, need, &n), CONCORDIA_OK);
+    CHECK(n == need);
+
+    /* Restored: the same verdicts. */
+    EXPECT(concordia_aip_replay_window_new(16, &r), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_restore(r, snap, n, RW_NOW), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    CHECK(v == CONCORDIA_AIP_DUPLICATE);
+    EXPECT(concordia_aip_replay_window_is_cold_started(r, &flag), CONCORDIA_OK);
+    CHECK(flag == 0);
+
+    /* Truncated, bit-flipped, empty: refused, and the window starts cold. */
+    EXPECT(concordia_aip_replay_window_restore(r, snap, n - 1, RW_NOW), CONCORDIA_ENCODING);
+    EXPECT(concordia_aip_replay_window_is_cold_started(r, &flag), CONCORDIA_OK);
+    CHECK(flag == 1);
+    EXPECT(concordia_aip_replay_window_len(r, &len, NULL), CONCORDIA_OK);
+    CHECK(len == 0);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_TEMPORAL);
+    snap[n / 2] ^= 0x40;
+    EXPECT(concordia_aip_replay_window_restore(r, snap, n, RW_NOW), CONCORDIA_ENCODING);
+    snap[n / 2] ^= 0x40;
+    EXPECT(concordia_aip_replay_window_restore(r, NULL, 0, RW_NOW), CONCORDIA_ENCODING);
+    EXPECT(concordia_aip_replay_window_restore(r, NULL, 5, RW_NOW), CONCORDIA_NULL_ARGUMENT);
+    /* More ids than the capacity. */
+    {
+        concordia_aip_replay_window *tiny = NULL;
+        EXPECT(concordia_aip_replay_window_new(1, &tiny), CONCORDIA_OK);
+        EXPECT(concordia_aip_replay_window_restore(tiny, snap, n, RW_NOW), CONCORDIA_LIMIT_CAPACITY);
+        concordia_aip_replay_window_free(tiny);
+    }
+    /* The explicit opt-out, and a cold start by hand. */
+    EXPECT(concordia_aip_replay_window_end_cold_start(r), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    CHECK(v == CONCORDIA_AIP_FRESH);
+    EXPECT(concordia_aip_replay_window_cold_start(r, RW_NOW), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_B), S(RW_CREATED), RW_NOW, &v), CONCORDIA_TEMPORAL);
+    EXPECT(concordia_aip_replay_window_cold_start(NULL, RW_NOW), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_end_cold_start(NULL), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_is_cold_started(r, NULL), CONCORDIA_NULL_ARGUMENT);
+
+    free(snap);
+    concordia_aip_replay_window_free(r);
+    concordia_aip_replay_window_free(w);
+    concordia_aip_replay_window_free(NULL);
+}
+
 int main(void) {
     test_version_and_codes();
     test_canonicalize_and_hash();
@@ -836,6 +936,7 @@ int main(void) {
     test_sign_verify();
     test_negotiation();
     test_profiles();
+    test_aip_replay_window();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

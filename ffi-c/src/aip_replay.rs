@@ -1,0 +1,289 @@
+//! The AIP replay window (`concordia_core::aip::replay`) as an opaque object: duplicate
+//! detection for at-least-once delivery, with snapshot and restore across restarts.
+//!
+//! The rules are the core's (ids remembered 600 s; `created_at` at most 300 s ahead of
+//! `now` and at most 600 s old; a refused check changes nothing, the clock included; a
+//! snapshot that is missing or refused means a cold start). This file converts arguments
+//! and owns the window's storage (on the heap, through concordia-host).
+
+use concordia_core::aip::envelope;
+use concordia_core::aip::replay::Verdict;
+use concordia_core::time::Timestamp;
+use concordia_host::replay::{new_window, HostReplayWindow};
+
+use crate::boundary::{bytes_in, bytes_out, guard, guard_quiet, out_ref, store_len, Fail, FfiResult, NULL};
+use crate::{concordia_result, concordia_str};
+
+/// The most ids a window may be created for (16,777,216: 768 MiB of slots).
+pub const CONCORDIA_AIP_REPLAY_MAX_CAPACITY: usize = 16_777_216;
+
+/// A replay window: remembers up to its capacity of message ids for 600 s. Created with
+/// concordia_aip_replay_window_new, released with concordia_aip_replay_window_free.
+///
+/// Thread safety: not synchronized; use from one thread at a time (it may move between
+/// threads).
+pub struct concordia_aip_replay_window {
+    window: HostReplayWindow,
+}
+
+/// The outcome of an accepted replay check.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum concordia_aip_verdict {
+    /// First sighting: process the message.
+    CONCORDIA_AIP_FRESH = 0,
+    /// Already seen inside the window: acknowledge, do not process again.
+    CONCORDIA_AIP_DUPLICATE = 1,
+}
+
+/// # Safety
+/// A non-NULL `w` must be a live window.
+unsafe fn window_mut<'a>(w: *mut concordia_aip_replay_window) -> FfiResult<&'a mut HostReplayWindow> {
+    // SAFETY: by this function's contract.
+    unsafe { w.as_mut() }.map(|w| &mut w.window).ok_or(NULL)
+}
+
+/// # Safety
+/// A non-NULL `w` must be a live window.
+unsafe fn window_ref<'a>(w: *const concordia_aip_replay_window) -> FfiResult<&'a HostReplayWindow> {
+    // SAFETY: by this function's contract.
+    unsafe { w.as_ref() }.map(|w| &w.window).ok_or(NULL)
+}
+
+/// # Safety
+/// `s.ptr` must be valid for `s.len` bytes (NULL is refused).
+unsafe fn required_text<'a>(s: concordia_str) -> FfiResult<&'a str> {
+    if s.ptr.is_null() {
+        return Err(NULL);
+    }
+    // SAFETY: by this function's contract.
+    unsafe { s.text() }
+}
+
+/// Creates an empty window for `capacity` ids (1 to CONCORDIA_AIP_REPLAY_MAX_CAPACITY; 48
+/// bytes each), stored in `*out` (NULL on failure).
+///
+/// Returns CONCORDIA_INVALID_ARGUMENT for a capacity out of range, CONCORDIA_LIMIT_MEMORY
+/// when it cannot be allocated.
+///
+/// # Safety
+/// `out` must be valid for one pointer write.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_new(
+    capacity: usize,
+    out: *mut *mut concordia_aip_replay_window,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let out = unsafe { out_ref(out) }?;
+        *out = std::ptr::null_mut();
+        if capacity == 0 || capacity > CONCORDIA_AIP_REPLAY_MAX_CAPACITY {
+            return Err(Fail::Core(concordia_core::Error::InvalidArgument("replay window capacity out of range")));
+        }
+        let window = new_window(capacity)?;
+        *out = Box::into_raw(Box::new(concordia_aip_replay_window { window }));
+        Ok(())
+    })
+}
+
+/// Releases a window (NULL is ignored).
+///
+/// # Safety
+/// `w` must be NULL or a window from concordia_aip_replay_window_new, not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_free(w: *mut concordia_aip_replay_window) {
+    if w.is_null() {
+        return;
+    }
+    let _ = guard_quiet(|| {
+        // SAFETY: `w` came from Box::into_raw in this library and is freed once (contract).
+        drop(unsafe { Box::from_raw(w) });
+        Ok(())
+    });
+}
+
+/// Checks one delivery of the message `id` (a lowercase UUID v4) created at `created_at`
+/// (RFC 3339) against `now` (Unix seconds) and writes the verdict: FRESH (remembered now)
+/// or DUPLICATE. A `now` earlier than one already seen counts as the latest seen.
+///
+/// Returns CONCORDIA_TEMPORAL when `created_at` is more than 300 s ahead of `now`, more
+/// than 600 s old, or not after a cold start still in force; CONCORDIA_LIMIT_CAPACITY when
+/// the id is new and every slot holds an id still inside the window; CONCORDIA_SCHEMA for
+/// an id or time that does not parse. A failed check leaves the window unchanged, its clock
+/// included.
+///
+/// # Safety
+/// `w` must be a live window; `id` and `created_at` valid for their lengths; `out` for one
+/// write.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_check(
+    w: *mut concordia_aip_replay_window,
+    id: concordia_str,
+    created_at: concordia_str,
+    now: i64,
+    out: *mut concordia_aip_verdict,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let out = unsafe { out_ref(out) }?;
+        // SAFETY: caller contract above.
+        let w = unsafe { window_mut(w) }?;
+        // SAFETY: caller contract above.
+        let id = envelope::parse_uuid_v4(unsafe { required_text(id) }?)?;
+        // SAFETY: caller contract above.
+        let created = envelope::parse_rfc3339(unsafe { required_text(created_at) }?)?;
+        *out = match w.check(id, created, Timestamp::from_unix(now))? {
+            Verdict::Fresh => concordia_aip_verdict::CONCORDIA_AIP_FRESH,
+            Verdict::Duplicate => concordia_aip_verdict::CONCORDIA_AIP_DUPLICATE,
+        };
+        Ok(())
+    })
+}
+
+/// Writes 1 to `*out` when the id (a lowercase UUID v4) is remembered, else 0.
+///
+/// # Safety
+/// `w` must be a live window; `id` valid for its length; `out` for one write.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_contains(
+    w: *const concordia_aip_replay_window,
+    id: concordia_str,
+    out: *mut u8,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let out = unsafe { out_ref(out) }?;
+        // SAFETY: caller contract above.
+        let w = unsafe { window_ref(w) }?;
+        // SAFETY: caller contract above.
+        let id = envelope::parse_uuid_v4(unsafe { required_text(id) }?)?;
+        *out = u8::from(w.contains(id));
+        Ok(())
+    })
+}
+
+/// Writes the number of ids remembered and the capacity (either pointer may be NULL).
+///
+/// # Safety
+/// `w` must be a live window; `len` and `capacity` NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_len(
+    w: *const concordia_aip_replay_window,
+    len: *mut usize,
+    capacity: *mut usize,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let w = unsafe { window_ref(w) }?;
+        // SAFETY: caller contract above: NULL or valid.
+        if let Some(l) = unsafe { len.as_mut() } {
+            *l = w.len();
+        }
+        // SAFETY: caller contract above: NULL or valid.
+        if let Some(c) = unsafe { capacity.as_mut() } {
+            *c = w.capacity();
+        }
+        Ok(())
+    })
+}
+
+/// Writes the window's state (ids, their `created_at`, its clock, a cold-start guard) into
+/// `out` as versioned, checksummed bytes: 68 bytes plus 28 per id remembered. `out = NULL,
+/// out_cap = 0` queries the length (CONCORDIA_BUFFER_TOO_SMALL with `*out_len`). Save it
+/// before acting on a FRESH verdict, and give it to concordia_aip_replay_window_restore
+/// after a restart.
+///
+/// # Safety
+/// `w` must be a live window; `out` valid for `out_cap` bytes of writes; `out_len` for one
+/// write.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_snapshot(
+    w: *const concordia_aip_replay_window,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let out_len = unsafe { out_ref(out_len) }?;
+        *out_len = 0;
+        // SAFETY: caller contract above.
+        let w = unsafe { window_ref(w) }?;
+        // SAFETY: caller contract above.
+        let out = unsafe { bytes_out(out, out_cap) }?;
+        store_len(w.snapshot(out), out_len)
+    })
+}
+
+/// Replaces the window's state with a snapshot from concordia_aip_replay_window_snapshot.
+///
+/// Fails closed: bytes that are truncated, corrupt or of another version
+/// (CONCORDIA_ENCODING), or hold more ids than the capacity (CONCORDIA_LIMIT_CAPACITY),
+/// are refused, and the window is then emptied and cold-started at `now` (Unix seconds;
+/// see concordia_aip_replay_window_cold_start). `now` is not used on success.
+///
+/// # Safety
+/// `w` must be a live window; `snapshot` valid for `snapshot_len` bytes (NULL only with
+/// 0, which is refused as truncated).
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_restore(
+    w: *mut concordia_aip_replay_window,
+    snapshot: *const u8,
+    snapshot_len: usize,
+    now: i64,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let w = unsafe { window_mut(w) }?;
+        // SAFETY: caller contract above.
+        let bytes = unsafe { bytes_in(snapshot, snapshot_len) }?;
+        Ok(w.restore(bytes, Timestamp::from_unix(now))?)
+    })
+}
+
+/// Forgets every id and starts cold at `now` (Unix seconds; call it when there is no
+/// snapshot to restore): until 600 s have passed, envelopes created at or before the start
+/// are refused (CONCORDIA_TEMPORAL), since they may have been accepted before the restart.
+///
+/// # Safety
+/// `w` must be a live window.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_cold_start(w: *mut concordia_aip_replay_window, now: i64) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        unsafe { window_mut(w) }?.cold_start(Timestamp::from_unix(now));
+        Ok(())
+    })
+}
+
+/// Drops the cold-start guard: the caller explicitly accepts that envelopes created before
+/// the cold start may be replays.
+///
+/// # Safety
+/// `w` must be a live window.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_end_cold_start(w: *mut concordia_aip_replay_window) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        unsafe { window_mut(w) }?.end_cold_start();
+        Ok(())
+    })
+}
+
+/// Writes 1 to `*out` while a cold-start guard is in force, else 0.
+///
+/// # Safety
+/// `w` must be a live window; `out` valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_is_cold_started(
+    w: *const concordia_aip_replay_window,
+    out: *mut u8,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let out = unsafe { out_ref(out) }?;
+        // SAFETY: caller contract above.
+        *out = u8::from(unsafe { window_ref(w) }?.cold_start_guard().is_some());
+        Ok(())
+    })
+}
