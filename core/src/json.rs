@@ -970,6 +970,7 @@ fn parse_f64(text: &str) -> Option<f64> {
 
 mod str;
 mod value;
+pub mod stream;
 pub mod walk;
 
 pub use self::str::cmp_utf8_as_utf16;

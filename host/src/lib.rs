@@ -16,7 +16,10 @@
 //!   [`Error::Limit`]` { kind: `[`Limit::Memory`]` }`, which each wrapper maps to its own
 //!   error (CLI exit 2, Python `MemoryError`, C `CONCORDIA_LIMIT_MEMORY`);
 //! * **growable output** ([`VecSink`], [`write_vec`], [`canonical`]);
-//! * **key maps parsed once** ([`KeyMap`]) and **the host session type** ([`HostSession`]).
+//! * **key maps parsed once** ([`KeyMap`]) and **the host session type** ([`HostSession`]);
+//! * **input of any size** ([`read_all`]: fallible growth, an optional cap) and **streaming
+//!   of top-level arrays and JSON Lines** ([`ArrayReader`]: one element at a time, memory
+//!   bounded by the largest element, the whole document's verdict).
 //!
 //! ```
 //! use concordia_host::{canonical, Nodes};
@@ -36,11 +39,15 @@ use concordia_core::sign::PublicKey;
 use concordia_core::sink::{CountSink, Sink};
 use concordia_core::{jcs, Error, Result};
 
+pub mod read;
 pub mod replay;
 pub mod store;
+pub mod stream;
 
+pub use read::{read_all, ReadError};
 pub use replay::{HostReplayWindow, ReplayStore};
 pub use store::{write_atomic, StoreLock};
+pub use stream::{ArrayReader, Element, Start};
 
 /// The one parsing policy of every surface: the core's default [`Options`].
 #[must_use]
