@@ -49,6 +49,14 @@ commands:
                                              Consensus venue primitives
 
 FILE defaults to stdin. `concordia <command> --help` for details.
+
+global option (before or after the command):
+  --max-input BYTES   refuse any input longer than BYTES (suffix K, M or G for KiB, MiB,
+                      GiB): exit 2, `input larger than --max-input (BYTES bytes)`. Without
+                      it inputs are limited by memory: an input that cannot be held is
+                      exit 2 `not enough memory for the input (N bytes)`, never an abort.
+                      `jcs` and `chain verify` stream top-level arrays one element at a
+                      time, so their memory is bounded by the largest element.
 Exit status: 0 ok, 1 verification failed, 2 usage or malformed input, on every command.
 An error of the core picks 1 or 2 by its reason class: a protocol class (schema,
 signature, digest, binding, temporal, privacy, transition) exits 1; input (malformed
@@ -58,8 +66,19 @@ that cannot be written exit 2. Errors are one line on stderr: `concordia: <what>
 When the reader of stdout goes away (a closed pipe), the rest of the output is discarded
 and the status is the command's own.";
 
+/// Takes the global `--max-input BYTES` (or `--max-input=BYTES`) out of the arguments,
+/// wherever it stands, and sets the cap.
+fn take_max_input(argv: &mut Args) -> CliResult {
+    if let Some(v) = argv.value("--max-input")? {
+        util::set_max_input(util::parse_size(&v)?);
+    }
+    Ok(())
+}
+
 fn run(argv: Vec<String>) -> CliResult {
-    let mut it = argv.into_iter();
+    let mut args = Args::new(argv);
+    take_max_input(&mut args)?;
+    let mut it = args.into_items().into_iter();
     let Some(cmd) = it.next() else {
         return Err(usage("missing command (see `concordia --help`)"));
     };

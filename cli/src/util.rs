@@ -25,11 +25,12 @@
 
 use std::fmt;
 use std::io::{self, IsTerminal, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use concordia_core::error::Limit;
 use concordia_core::json::{self, Doc};
 use concordia_core::{jcs, Class, Error};
-use concordia_host::Nodes;
+use concordia_host::{read_all, Nodes, ReadError};
 
 /// Why a command failed, which decides the exit status.
 #[derive(Debug)]
@@ -134,19 +135,111 @@ pub fn display_name(p: &str) -> String {
     }
 }
 
-/// Reads FILE, or stdin when `path` is `None` or `-`.
+/// The `--max-input BYTES` cap (0: none), set once from the command line.
+static MAX_INPUT: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the `--max-input` cap for every input read from now on.
+pub fn set_max_input(bytes: u64) {
+    MAX_INPUT.store(bytes, Ordering::Relaxed);
+}
+
+/// The `--max-input` cap, if one was given.
+pub fn max_input() -> Option<u64> {
+    match MAX_INPUT.load(Ordering::Relaxed) {
+        0 => None,
+        n => Some(n),
+    }
+}
+
+/// Reads `--max-input`'s value: bytes, or with a binary suffix `K`, `M`, `G` (`64M`).
+pub fn parse_size(text: &str) -> CliResult<u64> {
+    let (digits, unit) = match text.as_bytes().last() {
+        Some(b'k' | b'K') => (&text[..text.len() - 1], 1u64 << 10),
+        Some(b'm' | b'M') => (&text[..text.len() - 1], 1 << 20),
+        Some(b'g' | b'G') => (&text[..text.len() - 1], 1 << 30),
+        _ => (text, 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| usage(format!("--max-input: expected a positive number of bytes (or with K, M, G), got {}", one_line(text))))
+}
+
+/// The failure for an input that could not be read: an I/O error or an input over
+/// `--max-input` or beyond the memory there is (exit 2, one line naming the size), or the
+/// input's own error (exit by its class).
+pub fn input_fail(name: &str, e: ReadError) -> Fail {
+    match e {
+        ReadError::Io(e) => usage(format!("{name}: {e}")),
+        ReadError::Input(Error::Limit { kind: Limit::Size, offset }) if max_input() == Some(offset as u64) => {
+            usage(format!("{name}: input larger than --max-input ({offset} bytes)"))
+        }
+        ReadError::Input(Error::Limit { kind: Limit::Memory, offset }) => {
+            usage(format!("{name}: not enough memory for the input ({offset} bytes)"))
+        }
+        ReadError::Input(e) => fail(name, e),
+    }
+}
+
+/// An input for streaming: FILE, or stdin when `path` is `None` or `-`.
+pub fn open_input(path: Option<&str>) -> CliResult<(String, Box<dyn Read>)> {
+    match path {
+        None | Some("-") => Ok(("<stdin>".into(), Box::new(io::stdin().lock()))),
+        Some(p) => {
+            let name = display_name(p);
+            let file = std::fs::File::open(p).map_err(|e| usage(format!("{name}: {e}")))?;
+            Ok((name, Box::new(file)))
+        }
+    }
+}
+
+/// Reads FILE, or stdin when `path` is `None` or `-`, whole: fallibly (an input the memory
+/// cannot hold is a one-line error, exit 2, not an abort) and under `--max-input`.
 pub fn read_input(path: Option<&str>) -> CliResult<(String, Vec<u8>)> {
     match path {
         None | Some("-") => {
-            let mut buf = Vec::new();
-            io::stdin().read_to_end(&mut buf).map_err(|e| usage(format!("<stdin>: {e}")))?;
+            let buf = read_all(io::stdin().lock(), 0, max_input()).map_err(|e| input_fail("<stdin>", e))?;
             Ok(("<stdin>".into(), buf))
         }
         Some(p) => {
             let name = display_name(p);
-            let buf = std::fs::read(p).map_err(|e| usage(format!("{name}: {e}")))?;
+            let file = std::fs::File::open(p).map_err(|e| usage(format!("{name}: {e}")))?;
+            let hint = file.metadata().map(|m| m.len()).unwrap_or(0);
+            let buf = read_all(file, hint, max_input()).map_err(|e| input_fail(&name, e))?;
             Ok((name, buf))
         }
+    }
+}
+
+/// Output held in memory up to [`Output::HOLD`] bytes and then written in blocks of that
+/// size: a command that fails before its output grows that large writes nothing, as when
+/// the output is written at once; a larger streamed output that fails part way leaves what
+/// was written, and the exit status says it failed.
+pub struct Output {
+    pub buf: Vec<u8>,
+}
+
+impl Output {
+    pub const HOLD: usize = 1 << 20;
+
+    pub fn new() -> Self {
+        Output { buf: Vec::new() }
+    }
+
+    /// Writes the held block once it has grown to [`Output::HOLD`].
+    pub fn spill(&mut self) -> CliResult {
+        if self.buf.len() >= Self::HOLD {
+            write_stdout(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes the rest; a newline follows for a terminal (as [`emit`]).
+    pub fn finish(self) -> CliResult {
+        emit(&self.buf)
     }
 }
 
@@ -276,6 +369,11 @@ impl Args {
 }
 
 impl Args {
+    /// The arguments left.
+    pub fn into_items(self) -> Vec<String> {
+        self.items
+    }
+
     /// Removes and returns the first positional (a subcommand name).
     pub fn positionals_first(&mut self) -> Option<String> {
         let i = self.items.iter().position(|a| !a.starts_with("--"))?;
