@@ -26,6 +26,7 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+pub mod aip_replay;
 pub mod canon;
 pub mod errors;
 pub mod keys;
@@ -403,7 +404,7 @@ fn profile_names() -> Vec<&'static str> {
 
 /// A Unix time in seconds as Python's `datetime.fromtimestamp` reads it: microseconds,
 /// rounded half to even (so that durations match a `datetime` clock's exactly).
-fn timestamp_of(t: f64) -> PyResult<Timestamp> {
+pub(crate) fn timestamp_of(t: f64) -> PyResult<Timestamp> {
     if !t.is_finite() || t.abs() >= 9.2e18 {
         return Err(new_err(Exc::InvalidArgument, "time must be finite", Some("input")));
     }
@@ -419,7 +420,7 @@ fn timestamp_of(t: f64) -> PyResult<Timestamp> {
     core(Timestamp::from_unix_nanos(secs as i64, (micros as u32).min(999_999) * 1000))
 }
 
-fn now_ts(py: Python<'_>) -> PyResult<Timestamp> {
+pub(crate) fn now_ts(py: Python<'_>) -> PyResult<Timestamp> {
     let t: f64 = py.import("time")?.call_method0("time")?.extract()?;
     timestamp_of(t)
 }
@@ -870,6 +871,7 @@ fn states() -> Vec<&'static str> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    aip_replay::register(m)?;
     m.add("GENESIS_HASH", genesis())?;
     m.add("PROTOCOL_VERSION", message::PROTOCOL_VERSION)?;
     m.add("ATTESTATION_VERSION", attestation::ATTESTATION_VERSION)?;

@@ -1,7 +1,7 @@
 # Hand-written stubs for the native module concordia_rs._native (kept in sync by
 # `python -m mypy.stubtest concordia_rs._native` in tools/ci/python.sh).
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Optional, Union, final
+from typing import Any, Literal, Optional, Union, final
 
 __all__ = [
     "ConcordiaError",
@@ -35,6 +35,7 @@ __all__ = [
     "MAX_DEPTH",
     "KeyPair",
     "PublicKey",
+    "ReplayWindow",
     "Session",
     "TranscriptVerifier",
     "AttestationResult",
@@ -148,6 +149,23 @@ class TranscriptVerifier:
     def count(self) -> int: ...
     @property
     def head(self) -> str: ...
+
+@final
+class ReplayWindow:
+    """The AIP replay window: ids remembered 600 s; a refused check changes nothing."""
+
+    def __new__(cls, capacity: int = 1024) -> ReplayWindow: ...
+    def check(self, message_id: str, created_at: str, now: Optional[float] = None) -> Literal["fresh", "duplicate"]: ...
+    def contains(self, message_id: str) -> bool: ...
+    def __len__(self) -> int: ...
+    @property
+    def capacity(self) -> int: ...
+    @property
+    def cold_started(self) -> bool: ...
+    def snapshot(self) -> bytes: ...
+    def restore(self, snapshot: bytes, now: Optional[float] = None) -> None: ...
+    def cold_start(self, now: Optional[float] = None) -> None: ...
+    def end_cold_start(self) -> None: ...
 
 @final
 class Session:

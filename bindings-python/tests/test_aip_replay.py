@@ -1,0 +1,106 @@
+"""The AIP replay window (issue 19): verdicts, a refused check keeps the clock, snapshot and
+restore, fail-closed restore of damaged bytes, cold start."""
+
+import random
+from datetime import datetime, timezone
+
+import pytest
+
+import concordia_rs as c
+
+NOW = 1778423100.0  # 2026-05-10T14:25:00Z
+CREATED = "2026-05-10T14:25:00Z"
+A = "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b"
+B = "2341a9c9-1109-4602-bc5c-4b14a1e3c833"
+
+
+def test_verdicts_and_clock():
+    w = c.ReplayWindow(16)
+    assert (len(w), w.capacity, w.cold_started) == (0, 16, False)
+    assert w.check(A, CREATED, NOW) == "fresh"
+    assert w.check(A, CREATED, NOW + 5) == "duplicate"
+    assert w.contains(A) and not w.contains(B) and len(w) == 1
+    with pytest.raises(c.TemporalError, match="future"):
+        w.check(B, "2026-05-10T14:30:06Z", NOW)
+    # Refused with a later now: nothing changes, the clock included.
+    with pytest.raises(c.TemporalError, match="older"):
+        w.check(B, CREATED, NOW + 601)
+    assert w.check(B, CREATED, NOW) == "fresh"
+    with pytest.raises(c.SchemaError):
+        w.check("not-a-uuid", CREATED, NOW)
+    with pytest.raises(c.InvalidArgumentError):
+        c.ReplayWindow(0)
+    full = c.ReplayWindow(1)
+    full.check(A, CREATED, NOW)
+    with pytest.raises(c.LimitError):
+        full.check(B, CREATED, NOW)
+    assert "ReplayWindow(len=1, capacity=1)" == repr(full)
+
+
+def test_snapshot_restore_identical_verdicts():
+    rng = random.Random(19)
+    ids = [f"00000000-0000-4000-8000-{i:012x}" for i in range(40)]
+    w, now = c.ReplayWindow(64), NOW
+    restored = c.ReplayWindow(64)
+    for step in range(400):
+        now += rng.randint(-20, 60)
+        created = now + rng.randint(-700, 350)
+        created_text = datetime.fromtimestamp(created, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        mid = rng.choice(ids)
+        if step % 37 == 0:
+            restored = c.ReplayWindow(64)
+            restored.restore(w.snapshot(), 0)
+            assert restored.snapshot() == w.snapshot()
+        outcomes = []
+        for win in (w, restored):
+            try:
+                outcomes.append(win.check(mid, created_text, now))
+            except c.ConcordiaError as e:
+                outcomes.append(type(e).__name__)
+        assert outcomes[0] == outcomes[1], step
+
+
+def test_damaged_snapshots_fail_closed():
+    w = c.ReplayWindow(8)
+    w.check(A, CREATED, NOW)
+    snap = w.snapshot()
+    assert isinstance(snap, bytes) and len(snap) == 68 + 28
+    rng = random.Random(7)
+    damaged = [snap[:n] for n in range(len(snap))] + [b"", b"\x00" * 96, snap + b"\x00"]
+    for _ in range(200):
+        b = bytearray(snap)
+        b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        damaged.append(bytes(b))
+    for bad in damaged:
+        r = c.ReplayWindow(8)
+        with pytest.raises(c.EncodingError):
+            r.restore(bad, NOW)
+        assert r.cold_started and len(r) == 0
+        with pytest.raises(c.TemporalError, match="cold start"):
+            r.check(A, CREATED, NOW)
+    # More ids than the capacity: LimitError, and a cold start too.
+    two = c.ReplayWindow(4)
+    two.check(A, CREATED, NOW)
+    two.check(B, CREATED, NOW)
+    tiny = c.ReplayWindow(1)
+    with pytest.raises(c.LimitError):
+        tiny.restore(two.snapshot(), NOW)
+    assert tiny.cold_started
+
+
+def test_cold_start_and_opt_out():
+    r = c.ReplayWindow(8)
+    r.cold_start(NOW)
+    assert r.cold_started
+    with pytest.raises(c.TemporalError):
+        r.check(A, CREATED, NOW)
+    assert r.check(A, "2026-05-10T14:25:01Z", NOW) == "fresh"
+    r.end_cold_start()
+    assert not r.cold_started
+    assert r.check(B, CREATED, NOW) == "fresh"
+    # The guard survives a snapshot.
+    g = c.ReplayWindow(8)
+    g.cold_start(NOW)
+    h = c.ReplayWindow(8)
+    h.restore(g.snapshot())
+    assert h.cold_started
