@@ -24,11 +24,15 @@ use std::io::Read;
 
 use concordia_core::error::{Limit, Syntax};
 use concordia_core::json::stream::{element_depth, ArrayScanner, Span, Step};
-use concordia_core::json::{Doc, Options};
+use concordia_core::json::{self, Doc, Node, Options};
 use concordia_core::Error;
 
 use crate::read::{over_cap, read_more, ReadError, CHUNK};
-use crate::{options, Nodes};
+use crate::{options, out_of_memory, Nodes};
+
+/// Elements up to this many bytes are parsed into a tape of one node per byte (at most
+/// 1.5 MiB of nodes), which every text of that length fits: no counting pass first.
+const SMALL_ELEMENT: usize = 64 * 1024;
 
 /// What the input turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +125,8 @@ pub struct ArrayReader<R> {
     base: u64,
     scanner: ArrayScanner,
     nodes: Nodes,
+    /// Nodes for small elements (see [`SMALL_ELEMENT`]).
+    tape: Vec<Node>,
     options: Options,
     start: Option<Start>,
     index: u64,
@@ -147,6 +153,7 @@ impl<R: Read> ArrayReader<R> {
             base: 0,
             scanner,
             nodes: Nodes::new(),
+            tape: Vec::new(),
             options: options(),
             start: None,
             index: 0,
@@ -178,7 +185,7 @@ impl<R: Read> ArrayReader<R> {
     /// The bytes held now (for memory reports and tests): buffer capacity plus nodes.
     #[must_use]
     pub fn held(&self) -> usize {
-        self.buf.capacity() + self.nodes.held() * core::mem::size_of::<concordia_core::json::Node>()
+        self.buf.capacity() + (self.nodes.held() + self.tape.len()) * core::mem::size_of::<Node>()
     }
 
     /// Reads up to the first value and says whether it is an array. Input whose first
@@ -238,7 +245,22 @@ impl<R: Read> ArrayReader<R> {
         let lo = usize::try_from(span.start - self.base).unwrap_or(usize::MAX);
         let hi = usize::try_from(span.end - self.base).unwrap_or(usize::MAX);
         let bytes = self.buf.get(lo..hi).unwrap_or_default();
-        let e = match self.nodes.parse_with(bytes, &options) {
+        // A small element parses into a tape that fits any text of its length (no counting
+        // pass, no retry); a larger one is sized to its need by `Nodes`.
+        let parsed = if bytes.len() <= SMALL_ELEMENT {
+            let need = json::nodes_for_any(bytes.len());
+            if self.tape.len() < need {
+                self.tape.try_reserve_exact(need - self.tape.len()).map_err(|_| {
+                    self.done = true;
+                    ReadError::Input(out_of_memory(usize::try_from(span.start).unwrap_or(usize::MAX)))
+                })?;
+                self.tape.resize(need, Node::EMPTY);
+            }
+            json::parse_with(bytes, &mut self.tape, &options)
+        } else {
+            self.nodes.parse_with(bytes, &options)
+        };
+        let e = match parsed {
             Ok(doc) => match span.check_complete(false) {
                 Ok(()) => return Ok(Some(Element { doc, offset: span.start, index })),
                 Err(e) => e,

@@ -254,6 +254,18 @@ fn fixed_cases() {
     ] {
         check(text, 7);
     }
+    // Elements beyond the small-element size (parsed through `Nodes`), good and damaged.
+    let big = "a".repeat(70_000);
+    let pad = " ".repeat(70_000);
+    for text in [
+        format!("[\"{big}\",{{\"a\":[1,2,{pad}3]}}]"),
+        format!("[\"{big}\",{{\"a\":[1,2,{pad}x]}}]"),
+        format!("[\"{big}\",{{\"a\":[1,2,{pad}3],\"a\":1}}]"),
+        format!("[1,{{\"a\":[1,2,{pad}tru]}}]"),
+        format!("[[{pad}"),
+    ] {
+        check(text.as_bytes(), 11);
+    }
     // Nesting at and beyond the bound, directly and behind another element.
     for d in [127usize, 128, 129, 130] {
         let mut t = b"[1,".to_vec();

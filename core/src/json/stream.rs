@@ -380,7 +380,7 @@ impl ArrayScanner {
                 }
                 // To the next quote or backslash.
                 let rest = bytes.get(i..).unwrap_or_default();
-                match rest.iter().position(|&b| b == b'"' || b == b'\\') {
+                match quote_or_backslash(rest) {
                     Some(n) => {
                         i += n;
                         if bytes.get(i) == Some(&b'\\') {
@@ -408,6 +408,25 @@ impl ArrayScanner {
         }
         None
     }
+}
+
+/// The index of the first `"` or `\\` in `bytes`: eight bytes at a time (the lowest flag
+/// of the zero-byte test is exact), then byte by byte.
+fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut i = 0;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let m = zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\')));
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    chunks.remainder().iter().position(|&b| b == b'"' || b == b'\\').map(|n| i + n)
 }
 
 /// The depth bound for parsing one element of a top-level array that the whole document
@@ -500,6 +519,17 @@ mod tests {
         assert_eq!(s.next(b"[1", 0, false), Ok(Step::NeedMore));
         assert!(s.next(b"", 5, false).is_err());
         assert_eq!(s.next(b"", 5, true), Ok(Step::End));
+    }
+
+    #[test]
+    fn finds_quotes_and_backslashes_like_a_plain_search() {
+        let text = b"abcdefgh\"ijklmnop\\qrstuvwxyz0123456789\"\\\xFF\xE2\x80\"";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let s = &text[start..end];
+                assert_eq!(quote_or_backslash(s), s.iter().position(|&b| b == b'"' || b == b'\\'), "{start}..{end}");
+            }
+        }
     }
 
     #[test]
