@@ -370,45 +370,77 @@ impl ArrayScanner {
     /// Scans element bytes: the index and kind of the terminator (`,` or `]` at depth 0
     /// outside strings), or `None` when `bytes` ends first (the state is kept).
     fn scan(&mut self, bytes: &[u8]) -> Option<(usize, Terminator)> {
+        // The state in locals for the loop, written back on the way out.
+        let (mut depth, mut in_string, mut escape) = (self.depth, self.in_string, self.escape);
         let mut i = 0;
-        while i < bytes.len() {
-            if self.in_string {
-                if self.escape {
-                    self.escape = false;
+        let found = loop {
+            if in_string {
+                if escape {
+                    if i >= bytes.len() {
+                        break None;
+                    }
+                    escape = false;
                     i += 1;
-                    continue;
                 }
                 // To the next quote or backslash.
-                let rest = bytes.get(i..).unwrap_or_default();
-                match quote_or_backslash(rest) {
+                match quote_or_backslash(bytes.get(i..).unwrap_or_default()) {
                     Some(n) => {
                         i += n;
                         if bytes.get(i) == Some(&b'\\') {
-                            self.escape = true;
+                            escape = true;
                         } else {
-                            self.in_string = false;
+                            in_string = false;
                         }
                         i += 1;
                     }
-                    None => return None,
+                    None => {
+                        i = bytes.len();
+                        break None;
+                    }
                 }
                 continue;
             }
-            match bytes.get(i).copied().unwrap_or(0) {
-                b'"' => self.in_string = true,
-                b'[' | b'{' => self.depth = self.depth.saturating_add(1),
-                b',' if self.depth == 0 => return Some((i, Terminator::Comma)),
-                b']' if self.depth == 0 => return Some((i, Terminator::Close)),
+            // Outside strings: skip bytes of no structural meaning, then act on one.
+            let Some(&b) = bytes.get(i) else {
+                break None;
+            };
+            match STRUCTURE[b as usize] {
+                0 => {}
+                Q => in_string = true,
+                OPEN => depth = depth.saturating_add(1),
+                COMMA if depth == 0 => break Some((i, Terminator::Comma)),
+                CLOSE_ARRAY if depth == 0 => break Some((i, Terminator::Close)),
                 // A `}` at depth 0 closes nothing: it stays in the element, whose parser
                 // refuses it at its offset.
-                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                CLOSE_ARRAY | CLOSE_OBJECT => depth = depth.saturating_sub(1),
                 _ => {}
             }
             i += 1;
-        }
-        None
+        };
+        self.depth = depth;
+        self.in_string = in_string;
+        self.escape = escape;
+        found
     }
 }
+
+const Q: u8 = 1;
+const OPEN: u8 = 2;
+const COMMA: u8 = 3;
+const CLOSE_ARRAY: u8 = 4;
+const CLOSE_OBJECT: u8 = 5;
+
+/// What a byte outside strings means to the scanner (0: nothing).
+static STRUCTURE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = Q;
+    t[b'[' as usize] = OPEN;
+    t[b'{' as usize] = OPEN;
+    t[b',' as usize] = COMMA;
+    t[b']' as usize] = CLOSE_ARRAY;
+    t[b'}' as usize] = CLOSE_OBJECT;
+    t
+};
 
 /// The index of the first `"` or `\\` in `bytes`: eight bytes at a time (the lowest flag
 /// of the zero-byte test is exact), then byte by byte.
