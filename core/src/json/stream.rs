@@ -393,10 +393,7 @@ impl ArrayScanner {
                         }
                         i += 1;
                     }
-                    None => {
-                        i = bytes.len();
-                        break None;
-                    }
+                    None => break None,
                 }
                 continue;
             }
