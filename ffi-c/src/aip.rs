@@ -16,7 +16,7 @@ use concordia_core::aip::did::{self, Route, RouteMode, MAX_KEYS};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::FixedReplayWindow;
+use concordia_core::aip::replay;
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair;
 use concordia_core::sink::SliceSink;
@@ -865,7 +865,7 @@ pub unsafe extern "C" fn concordia_aip_open(
                     e.check_to(me)?;
                 }
                 if let Some(c) = checks.filter(|c| c.check_freshness != 0) {
-                    FixedReplayWindow::<1>::new().check(e.id, e.created, Timestamp::from_unix(c.now))?;
+                    replay::check_fresh(e.created, Timestamp::from_unix(c.now))?;
                 }
                 let mut body = concordia_host::try_filled(e.sealed_len(), 0u8)?;
                 let n = e.open(&recipient.x, &mut body)?;
