@@ -64,12 +64,15 @@ fn verify(mut args: Args) -> CliResult {
     let verdict = if lines {
         verify_lines(&tname, input, &keys)?
     } else {
-        let mut reader = ArrayReader::new(input).with_cap(max_input());
+        // A transcript's array is a level of its own: each message gets the whole policy
+        // depth, as it does on its own (one message, one verdict).
+        let mut reader =
+            ArrayReader::new(input).with_cap(max_input()).with_options(concordia_host::transcript_options(false));
         if reader.start().map_err(|e| input_fail(&tname, e))? == Start::Value {
             // An object with a `messages` array (or not a transcript at all): read whole.
             let tbytes = reader.into_whole().map_err(|e| input_fail(&tname, e))?;
             let mut tnodes = nodes_for(&tbytes)?;
-            let doc = parse(&tname, &tbytes, &mut tnodes)?;
+            let doc = tnodes.parse_transcript(&tbytes).map_err(|e| fail(&tname, e))?;
             let messages = messages_of(&tname, doc.root())?;
             message::verify_transcript(messages, &keys)
         } else {
