@@ -1,12 +1,9 @@
 //! `concordia chain verify`.
 
-use std::io::Read;
-
-use concordia_core::json::stream::{Span, Terminator};
 use concordia_core::json::{Kind, Value};
-use concordia_core::message::{self, KeyMap, TranscriptVerifier};
+use concordia_core::message::KeyMap;
 use concordia_core::Error;
-use concordia_host::{ArrayReader, Nodes, Start};
+use concordia_host::{verify_transcript_reader, TranscriptFailure, TranscriptFormat, TranscriptSummary};
 
 use crate::outln;
 use crate::util::{
@@ -36,16 +33,10 @@ pub fn run(mut args: Args) -> CliResult {
     verify(args)
 }
 
-/// The transcript array inside a `chain verify` input.
+/// The transcript array inside a `chain verify` input (the host layer's rule,
+/// [`concordia_host::transcript::messages_of`]; not a transcript is exit 2).
 pub fn messages_of<'a>(name: &str, root: Value<'a>) -> CliResult<Value<'a>> {
-    match root.kind() {
-        Kind::Array => Ok(root),
-        Kind::Object => root
-            .get("messages")
-            .filter(|m| m.kind() == Kind::Array)
-            .ok_or_else(|| usage(format!("{name}: object without a `messages` array"))),
-        _ => Err(usage(format!("{name}: transcript must be an array of messages"))),
-    }
+    concordia_host::transcript::messages_of(root).map_err(|f| usage(format!("{name}: {f}")))
 }
 
 fn verify(mut args: Args) -> CliResult {
@@ -61,73 +52,25 @@ fn verify(mut args: Args) -> CliResult {
     }
     let keys = KeyMap(keys.root());
     let (tname, input) = open_input(pos.first().map(String::as_str))?;
-    let verdict = if lines {
-        verify_lines(&tname, input, &keys)?
-    } else {
-        // A transcript's array is a level of its own: each message gets the whole policy
-        // depth, as it does on its own (one message, one verdict).
-        let mut reader =
-            ArrayReader::new(input).with_cap(max_input()).with_options(concordia_host::transcript_options(false));
-        if reader.start().map_err(|e| input_fail(&tname, e))? == Start::Value {
-            // An object with a `messages` array (or not a transcript at all): read whole.
-            let tbytes = reader.into_whole().map_err(|e| input_fail(&tname, e))?;
-            let mut tnodes = nodes_for(&tbytes)?;
-            let doc = tnodes.parse_transcript(&tbytes).map_err(|e| fail(&tname, e))?;
-            let messages = messages_of(&tname, doc.root())?;
-            message::verify_transcript(messages, &keys)
-        } else {
-            verify_stream(&tname, &mut reader, &keys)?
+    let format = if lines { TranscriptFormat::Lines } else { TranscriptFormat::Array };
+    // One message at a time (the host layer's rule for every surface): memory bounded by
+    // the largest message; each message gets the whole policy depth.
+    let verdict = match verify_transcript_reader(input, &keys, format, max_input()) {
+        Ok(summary) => Ok(summary),
+        Err(TranscriptFailure::Message { index, error }) => Err((usize::try_from(index).unwrap_or(usize::MAX), error)),
+        Err(TranscriptFailure::Read(e)) => return Err(input_fail(&tname, e)),
+        Err(TranscriptFailure::Parse { line: Some(line), error }) => {
+            return Err(fail(&format!("{tname}: line {line}"), error))
         }
+        Err(TranscriptFailure::Parse { line: None, error }) => return Err(fail(&tname, error)),
+        Err(f @ TranscriptFailure::NotTranscript { .. }) => return Err(usage(format!("{tname}: {f}"))),
     };
     report(&tname, verdict, as_json)
 }
 
-/// Verifies a top-level array one message at a time. After a message fails, the rest is
-/// still read and parsed (not verified): a malformed transcript is an input error whatever
-/// its messages say, as when it is read whole.
-fn verify_stream(
-    name: &str,
-    reader: &mut ArrayReader<Box<dyn Read>>,
-    keys: &KeyMap<'_>,
-) -> CliResult<Result<TranscriptVerifier, (usize, Error)>> {
-    let mut verifier = TranscriptVerifier::new();
-    while let Some(element) = reader.next_element().map_err(|e| input_fail(name, e))? {
-        if let Err(e) = verifier.push(element.doc.root(), keys) {
-            let index = usize::try_from(element.index).unwrap_or(usize::MAX);
-            reader.check_rest().map_err(|e| input_fail(name, e))?;
-            return Ok(Err((index, e)));
-        }
-    }
-    Ok(Ok(verifier))
-}
-
-/// Verifies JSON Lines, one envelope per non-blank line.
-fn verify_lines(
-    name: &str,
-    input: Box<dyn Read>,
-    keys: &KeyMap<'_>,
-) -> CliResult<Result<TranscriptVerifier, (usize, Error)>> {
-    let mut reader = ArrayReader::lines(input).with_cap(max_input());
-    let mut nodes = Nodes::new();
-    let mut verifier = TranscriptVerifier::new();
-    let mut line_no = 0usize;
-    while let Some((offset, line)) = reader.next_line().map_err(|e| input_fail(name, e))? {
-        line_no += 1;
-        if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
-            continue;
-        }
-        let span = Span { start: offset, end: offset + line.len() as u64, terminator: Terminator::Newline };
-        let doc = nodes.parse(line).map_err(|e| fail(&format!("{name}: line {line_no}"), span.map_error(e)))?;
-        if let Err(e) = verifier.push(doc.root(), keys) {
-            return Ok(Err((usize::try_from(verifier.count()).unwrap_or(usize::MAX), e)));
-        }
-    }
-    Ok(Ok(verifier))
-}
-
-fn report(name: &str, verdict: Result<TranscriptVerifier, (usize, Error)>, as_json: bool) -> CliResult {
+fn report(name: &str, verdict: Result<TranscriptSummary, (usize, Error)>, as_json: bool) -> CliResult {
     let verdict = match verdict {
-        Ok(v) if v.count() == 0 => Err((0, Error::Schema("empty transcript"))),
+        Ok(v) if v.count == 0 => Err((0, Error::Schema("empty transcript"))),
         other => other,
     };
     match verdict {
@@ -135,11 +78,11 @@ fn report(name: &str, verdict: Result<TranscriptVerifier, (usize, Error)>, as_js
             if as_json {
                 outln!(
                     "{{\"head\":\"{}\",\"messages\":{},\"ok\":true}}",
-                    v.head().to_prefixed().as_str(),
-                    v.count()
+                    v.head.to_prefixed().as_str(),
+                    v.count
                 )?;
             } else {
-                outln!("ok: {} messages, head {}", v.count(), v.head().to_prefixed().as_str())?;
+                outln!("ok: {} messages, head {}", v.count, v.head.to_prefixed().as_str())?;
             }
             Ok(())
         }

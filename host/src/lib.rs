@@ -19,7 +19,8 @@
 //! * **key maps parsed once** ([`KeyMap`]) and **the host session type** ([`HostSession`]);
 //! * **input of any size** ([`read_all`]: fallible growth, an optional cap) and **streaming
 //!   of top-level arrays and JSON Lines** ([`ArrayReader`]: one element at a time, memory
-//!   bounded by the largest element, the whole document's verdict).
+//!   bounded by the largest element, the whole document's verdict), and **transcripts
+//!   verified from a reader** ([`verify_transcript_reader`]: one message at a time).
 //!
 //! ```
 //! use concordia_host::{canonical, Nodes};
@@ -43,11 +44,13 @@ pub mod read;
 pub mod replay;
 pub mod store;
 pub mod stream;
+pub mod transcript;
 
 pub use read::{read_all, ReadError};
 pub use replay::{HostReplayWindow, ReplayStore};
 pub use store::{write_atomic, StoreLock};
 pub use stream::{ArrayReader, Element, Start};
+pub use transcript::{verify_transcript_reader, TranscriptFailure, TranscriptFormat, TranscriptSummary};
 
 /// The one parsing policy of every surface: the core's default [`Options`].
 #[must_use]
