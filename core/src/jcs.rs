@@ -29,6 +29,8 @@ use crate::json::{decode_escape, Doc, Kind, Str, Value, NO_NODE};
 use crate::preimage::{Preimage, Whole};
 use crate::sink::{Sink, SliceSink};
 
+pub mod events;
+
 pub use crate::json::walk::{Event, Walk};
 pub use crate::number::NumberBuf;
 

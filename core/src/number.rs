@@ -34,27 +34,38 @@ impl NumberBuf {
         }
         // Integers below 2^53 print as plain decimals in ECMAScript; do them by hand.
         if f.abs() < 9_007_199_254_740_992.0 && (f as i64) as f64 == f {
-            let mut v = f.abs() as u64;
-            let mut i = self.int.len();
-            loop {
-                i -= 1;
-                if let Some(slot) = self.int.get_mut(i) {
-                    *slot = b'0' + (v % 10) as u8;
-                }
-                v /= 10;
-                if v == 0 {
-                    break;
-                }
-            }
-            if f < 0.0 {
-                i -= 1;
-                if let Some(slot) = self.int.get_mut(i) {
-                    *slot = b'-';
-                }
-            }
-            return self.int.get(i..).and_then(|s| core::str::from_utf8(s).ok()).unwrap_or("0");
+            // -0.0 becomes 0 and is written `0`, as ECMAScript does.
+            return self.integer(f as i64);
         }
         self.ryu.format_finite(f)
     }
-}
 
+    /// Formats `v` in decimal (its ECMAScript form when `|v|` <= 2^53 - 1; beyond, the
+    /// exact integer, which a host checks with [`crate::json::integer_literal_value`]).
+    pub fn integer(&mut self, v: i64) -> &str {
+        core::str::from_utf8(self.integer_bytes(v)).unwrap_or("0")
+    }
+
+    /// [`NumberBuf::integer`] as ASCII bytes.
+    pub(crate) fn integer_bytes(&mut self, v: i64) -> &[u8] {
+        let mut u = v.unsigned_abs();
+        let mut i = self.int.len();
+        loop {
+            i -= 1;
+            if let Some(slot) = self.int.get_mut(i) {
+                *slot = b'0' + (u % 10) as u8;
+            }
+            u /= 10;
+            if u == 0 {
+                break;
+            }
+        }
+        if v < 0 {
+            i -= 1;
+            if let Some(slot) = self.int.get_mut(i) {
+                *slot = b'-';
+            }
+        }
+        self.int.get(i..).unwrap_or(b"0")
+    }
+}

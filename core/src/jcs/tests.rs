@@ -6,6 +6,7 @@ use std::vec::Vec;
 use proptest::prelude::*;
 
 use super::*;
+use crate::error::Error;
 use crate::json::{parse, parse_with, Node, Options};
 use crate::preimage::{Countersign, Fields, SignaturesRecursive, WithoutSignature};
 
@@ -258,4 +259,213 @@ proptest! {
             prop_assert!(e.offset().unwrap() <= bytes.len());
         }
     }
+}
+
+/// A `Vec` as a sink (tests only; hosts have concordia-host's).
+struct VecOut(Vec<u8>);
+
+impl Sink for VecOut {
+    fn write(&mut self, bytes: &[u8]) -> crate::Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A host walker over `J`: members in their own order, sorted with `events::sort_members`.
+fn emit<P: Preimage + ?Sized>(j: &J, w: &mut events::Writer<'_, VecOut, P>) -> crate::Result<()> {
+    match j {
+        J::Null => w.null(),
+        J::Bool(b) => w.bool(*b),
+        J::Num(f) => w.double(*f),
+        J::Int(i) => w.int(*i),
+        J::Str(s) => w.string(s),
+        J::Arr(v) => {
+            w.begin_array()?;
+            for e in v {
+                emit(e, w)?;
+            }
+            w.end_array()
+        }
+        J::Obj(m) => {
+            let mut members: Vec<&(String, J)> = m.iter().collect();
+            events::sort_members(&mut members, |e| e.0.as_str());
+            let mut o = w.begin_object()?;
+            for (k, v) in members {
+                if w.name(&mut o, k)? {
+                    emit(v, w)?;
+                }
+            }
+            w.end_object(o)
+        }
+    }
+}
+
+fn events_of<P: Preimage + ?Sized>(j: &J, rule: &P) -> crate::Result<Vec<u8>> {
+    let mut w = events::Writer::new(VecOut(Vec::new()), rule);
+    emit(j, &mut w)?;
+    Ok(w.finish()?.0)
+}
+
+fn tape_of<P: Preimage + ?Sized>(text: &str, rule: &P) -> Vec<u8> {
+    let mut nodes = vec![Node::EMPTY; text.len() / 2 + 2];
+    let doc = parse(text.as_bytes(), &mut nodes).unwrap();
+    let mut out = VecOut(Vec::new());
+    write_with(doc.root(), rule, &mut out).unwrap();
+    out.0
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// The event writer, fed a value's members in any order, writes what the tape writer
+    /// writes from its text, under every rule.
+    #[test]
+    fn event_writer_matches_the_tape_writer(j in arb_json(), reverse: bool) {
+        let mut text = String::new();
+        render(&j, reverse, "", false, &mut text);
+        prop_assert_eq!(events_of(&j, &Whole).unwrap(), tape_of(&text, &Whole));
+        let signed = J::Obj(vec![("signature".into(), J::Str("x".into())), ("v".into(), j.clone())]);
+        let mut text = String::new();
+        render(&signed, reverse, "", false, &mut text);
+        prop_assert_eq!(events_of(&signed, &WithoutSignature).unwrap(), tape_of(&text, &WithoutSignature));
+        prop_assert_eq!(events_of(&signed, &SignaturesRecursive).unwrap(), tape_of(&text, &SignaturesRecursive));
+    }
+}
+
+#[test]
+fn event_writer_applies_rules_by_depth() {
+    let inner = J::Obj(vec![("signature".into(), J::Int(1)), ("countersignatures".into(), J::Int(2))]);
+    let j = J::Obj(vec![
+        ("signature".into(), J::Int(1)),
+        ("countersignatures".into(), J::Int(2)),
+        ("a".into(), inner),
+    ]);
+    assert_eq!(events_of(&j, &Countersign).unwrap(), br#"{"a":{"countersignatures":2}}"#);
+    assert_eq!(events_of(&j, &WithoutSignature).unwrap(), br#"{"a":{"countersignatures":2,"signature":1},"countersignatures":2}"#);
+    assert_eq!(events_of(&j, &Fields(&["a"])).unwrap(), br#"{"a":{"countersignatures":2,"signature":1}}"#);
+    // A name with a backslash is the name itself to the rule, not an escape.
+    let j = J::Obj(vec![("a\\u0062".into(), J::Null), ("b".into(), J::Null)]);
+    assert_eq!(events_of(&j, &Fields(&["b"])).unwrap(), br#"{"b":null}"#);
+    assert_eq!(events_of(&j, &Fields(&["a\\u0062"])).unwrap(), br#"{"a\\u0062":null}"#);
+}
+
+#[test]
+fn event_writer_orders_members_by_utf16() {
+    // U+1F600 (a surrogate pair) sorts before U+E000 in UTF-16, after it in UTF-8.
+    let j = J::Obj(vec![("\u{e000}".into(), J::Int(1)), ("\u{1f600}".into(), J::Int(2)), ("a".into(), J::Int(3))]);
+    assert_eq!(events_of(&j, &Whole).unwrap(), "{\"a\":3,\"\u{1f600}\":2,\"\u{e000}\":1}".as_bytes());
+}
+
+#[test]
+fn event_writer_refuses_names_out_of_order_or_repeated() {
+    let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+    let mut o = w.begin_object().unwrap();
+    assert!(w.name(&mut o, "b").unwrap());
+    w.null().unwrap();
+    assert_eq!(w.name(&mut o, "a"), Err(Error::InvalidArgument("member names out of RFC 8785 order")));
+    let mut w = events::Writer::new(VecOut(Vec::new()), &WithoutSignature);
+    let mut o = w.begin_object().unwrap();
+    // Dropped names are checked too.
+    assert!(!w.name(&mut o, "signature").unwrap());
+    assert_eq!(w.name(&mut o, "signature"), Err(Error::Json { kind: crate::error::Syntax::DuplicateKey, offset: 0 }));
+}
+
+#[test]
+fn event_writer_refuses_events_out_of_place() {
+    let misplaced = Error::InvalidArgument("canonical writer event out of place");
+    // A value where an object expects a name.
+    let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+    let o = w.begin_object().unwrap();
+    assert_eq!(w.null(), Err(misplaced));
+    // A name without its value, then the end.
+    let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+    let mut o2 = w.begin_object().unwrap();
+    w.name(&mut o2, "a").unwrap();
+    assert_eq!(w.end_object(o2), Err(misplaced));
+    // An end that does not match; an object token of another level.
+    let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+    w.begin_array().unwrap();
+    assert_eq!(w.end_object(o), Err(misplaced));
+    let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+    let o = w.begin_object().unwrap();
+    assert_eq!(w.end_array(), Err(misplaced));
+    let mut w2 = events::Writer::new(VecOut(Vec::new()), &Whole);
+    w2.begin_array().unwrap();
+    let mut o3 = w2.begin_object().unwrap();
+    w2.name(&mut o3, "x").unwrap();
+    let mut o = o;
+    assert_eq!(w2.name(&mut o, "y"), Err(misplaced));
+    // Two top-level values; none; an unclosed one.
+    let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+    w.null().unwrap();
+    assert_eq!(w.bool(true), Err(misplaced));
+    assert!(events::Writer::new(VecOut(Vec::new()), &Whole).finish().is_err());
+    let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+    w.begin_array().unwrap();
+    assert!(w.finish().is_err());
+}
+
+#[test]
+fn event_writer_depth_is_the_readers() {
+    for (depth, ok) in [(128usize, true), (129, false)] {
+        let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+        let mut r = Ok(());
+        for _ in 0..depth {
+            r = w.begin_array();
+            if r.is_err() {
+                break;
+            }
+        }
+        assert_eq!(r.is_ok(), ok, "{depth}");
+        if ok {
+            for _ in 0..depth {
+                w.end_array().unwrap();
+            }
+            let text = w.finish().unwrap().0;
+            let mut nodes = vec![Node::EMPTY; text.len() + 1];
+            assert!(parse(&text, &mut nodes).is_ok());
+        } else {
+            assert_eq!(r, Err(Error::Limit { kind: crate::error::Limit::Depth, offset: 0 }));
+            let text = "[".repeat(depth) + &"]".repeat(depth);
+            let mut nodes = vec![Node::EMPTY; text.len() + 1];
+            assert!(matches!(parse(text.as_bytes(), &mut nodes), Err(Error::Limit { kind: crate::error::Limit::Depth, .. })));
+        }
+    }
+}
+
+#[test]
+fn event_writer_numbers_are_the_readers() {
+    use crate::error::Syntax;
+    let one = |f: &dyn Fn(&mut events::Writer<'_, VecOut, Whole>) -> crate::Result<()>| -> crate::Result<Vec<u8>> {
+        let mut w = events::Writer::new(VecOut(Vec::new()), &Whole);
+        f(&mut w)?;
+        Ok(w.finish()?.0)
+    };
+    assert_eq!(one(&|w| w.int(9_007_199_254_740_991)).unwrap(), b"9007199254740991");
+    assert_eq!(one(&|w| w.int(-9_007_199_254_740_991)).unwrap(), b"-9007199254740991");
+    // 2^53 is its own ECMAScript form; 2^53 + 1 and i64::MIN are not.
+    assert_eq!(one(&|w| w.int(9_007_199_254_740_992)).unwrap(), b"9007199254740992");
+    let unsafe_int = Err(Error::Json { kind: Syntax::UnsafeInteger, offset: 0 });
+    assert_eq!(one(&|w| w.int(9_007_199_254_740_993)), unsafe_int);
+    assert_eq!(one(&|w| w.int(i64::MIN)), unsafe_int);
+    assert_eq!(one(&|w| w.integer("100000000000000000000")).unwrap(), b"100000000000000000000");
+    assert_eq!(one(&|w| w.integer("123456789012345678901234")), unsafe_int);
+    assert_eq!(one(&|w| w.integer("01")), unsafe_int);
+    assert_eq!(one(&|w| w.integer("1.0")), unsafe_int);
+    assert_eq!(one(&|w| w.double(1e21)).unwrap(), b"1e+21");
+    assert_eq!(one(&|w| w.double(1.0)).unwrap(), b"1");
+    assert_eq!(one(&|w| w.double(0.0)).unwrap(), b"0");
+    assert_eq!(one(&|w| w.double(f64::NAN)), Err(Error::Json { kind: Syntax::InvalidNumber, offset: 0 }));
+    assert_eq!(one(&|w| w.double(f64::NEG_INFINITY)), Err(Error::Json { kind: Syntax::NumberOutOfRange, offset: 0 }));
+    assert_eq!(one(&|w| w.double(-0.0)), Err(Error::Json { kind: Syntax::NegativeZero, offset: 0 }));
+    assert_eq!(one(&|w| w.string("\"\\\u{1}\n\u{7f}é")).unwrap(), "\"\\\"\\\\\\u0001\\n\u{7f}é\"".as_bytes());
+}
+
+#[test]
+fn decoded_str_reads_no_escapes() {
+    let s = crate::json::Str::decoded("a\\n");
+    assert!(s.eq_str("a\\n"));
+    assert_eq!(s.chars().collect::<String>(), "a\\n");
+    assert_eq!(s.units().count(), 3);
+    assert_eq!(s.decoded_len(), 3);
 }

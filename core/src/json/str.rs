@@ -15,6 +15,13 @@ pub struct Str<'a> {
 }
 
 impl<'a> Str<'a> {
+    /// A string whose value is `text` as it is (no escapes are read in it): how a host
+    /// walker's member names reach a [`crate::preimage::Preimage`] rule.
+    #[must_use]
+    pub const fn decoded(text: &'a str) -> Self {
+        Str { raw: text, escaped: false }
+    }
+
     /// The raw text between the quotes, escapes included.
     #[must_use]
     pub fn raw(&self) -> &'a str {
@@ -36,7 +43,7 @@ impl<'a> Str<'a> {
     /// The decoded characters.
     #[must_use]
     pub fn chars(&self) -> Chars<'a> {
-        Chars { rest: self.raw.as_bytes(), plain: self.raw.chars() }
+        Chars { rest: self.raw.as_bytes(), plain: self.raw.chars(), escaped: self.escaped }
     }
 
     /// The decoded value as UTF-16 code units (RFC 8785 sorts member names by these).
@@ -143,6 +150,8 @@ fn utf16_weight(lead: u8) -> u16 {
 pub struct Chars<'a> {
     rest: &'a [u8],
     plain: core::str::Chars<'a>,
+    /// Whether backslashes start escapes (false for [`Str::decoded`] text).
+    escaped: bool,
 }
 
 impl Iterator for Chars<'_> {
@@ -152,7 +161,7 @@ impl Iterator for Chars<'_> {
     fn next(&mut self) -> Option<char> {
         // `plain` and `rest` always point at the same position.
         let c = self.plain.next()?;
-        if c != '\\' {
+        if c != '\\' || !self.escaped {
             self.rest = self.rest.get(c.len_utf8()..).unwrap_or(&[]);
             return Some(c);
         }
