@@ -15,7 +15,8 @@ use concordia_core::message::{self, KeyMap, TranscriptVerifier};
 use concordia_core::preimage::WithoutSignature;
 use concordia_core::sign::{KeyPair, PublicKey};
 use concordia_core::{jcs, Error};
-use concordia_fuzz::{parse, VecSink};
+use concordia_fuzz::parse;
+use concordia_host::VecSink;
 use libfuzzer_sys::fuzz_target;
 
 fn preimage(v: concordia_core::json::Value<'_>) -> Vec<u8> {

@@ -9,22 +9,11 @@
 //! The fuzz targets stay a few lines each; everything they assert is documented here.
 
 use concordia_core::json::{self, Doc, Node};
-use concordia_core::sink::Sink;
+use concordia_host::VecSink;
 
 pub mod oracle;
 pub mod session;
 pub mod vectors;
-
-/// A growable sink for canonical output (the core itself only writes into slices).
-#[derive(Default, Debug)]
-pub struct VecSink(pub Vec<u8>);
-
-impl Sink for VecSink {
-    fn write(&mut self, bytes: &[u8]) -> concordia_core::Result<()> {
-        self.0.extend_from_slice(bytes);
-        Ok(())
-    }
-}
 
 /// The RFC 8785 form of `value`, as the core writes it.
 ///

@@ -176,11 +176,9 @@ fn ensure(v: &mut Vec<Node>, n: usize) -> Result<()> {
 pub struct VecSink(pub Vec<u8>);
 
 impl Sink for VecSink {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        let offset = self.0.len();
-        self.0.try_reserve(bytes.len()).map_err(|_| out_of_memory(offset))?;
-        self.0.extend_from_slice(bytes);
-        Ok(())
+        VecRefSink(&mut self.0).write(bytes)
     }
 }
 
@@ -189,12 +187,22 @@ impl Sink for VecSink {
 pub struct VecRefSink<'a>(pub &'a mut Vec<u8>);
 
 impl Sink for VecRefSink<'_> {
+    #[inline(always)]
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        let offset = self.0.len();
-        self.0.try_reserve(bytes.len()).map_err(|_| out_of_memory(offset))?;
+        // Small enough to inline into every writer; growth is out of line.
+        if self.0.capacity() - self.0.len() < bytes.len() {
+            grow(self.0, bytes.len())?;
+        }
         self.0.extend_from_slice(bytes);
         Ok(())
     }
+}
+
+/// Room for `additional` more bytes in `v`, or [`out_of_memory`] at its end.
+#[cold]
+#[inline(never)]
+fn grow(v: &mut Vec<u8>, additional: usize) -> Result<()> {
+    v.try_reserve(additional).map_err(|_| out_of_memory(v.len()))
 }
 
 /// Runs a core writer that reports [`Error::BufferTooSmall`]` { needed }` into a buffer of
