@@ -1,22 +1,25 @@
-//! Python values to RFC 8785 canonical JSON, walking the objects directly.
+//! Python values to RFC 8785 canonical JSON: a walk over the objects that reports each
+//! step to the core's event writer ([`events::Writer`]).
 //!
-//! The walk mirrors the reference SDK's `canonical_json` value by value: `None`, `bool`,
-//! `int` (any size, printed exactly as `str(int)` prints it, as the SDK does), `float`
-//! (ECMAScript form; NaN, infinities and -0.0 rejected), `str` (lone surrogates rejected),
-//! `list` and `tuple`, `dict` with `str` keys (subclasses of each included). Anything else
-//! raises `TypeError`. All output formatting is the core's: [`jcs::write_plain_str`] for
-//! strings, [`NumberBuf`] for doubles, [`cmp_utf8_as_utf16`] for member order.
+//! The walk decides only what a Python value is, mirroring the reference SDK's
+//! `canonical_json` value by value: `None`, `bool`, `int` (any size: a big one as
+//! `str(int)`, as the SDK writes it), `float`, `str` (lone surrogates rejected), `list` and
+//! `tuple`, `dict` with `str` keys (subclasses of each included). Anything else raises
+//! `TypeError`. Everything the output is made of is the core's: separators, escapes,
+//! number text and the number policy
+//! ([`concordia_core::json::integer_literal_value`] for integers, finite and not `-0.0` for
+//! floats), nesting bounded by [`concordia_core::json::DEFAULT_MAX_DEPTH`] containers as
+//! the reader counts them, RFC 8785 member order (each dict's names sorted by
+//! [`events::sort_members`], checked by the writer) and the preimage rule (a
+//! [`Preimage`], such as [`concordia_core::preimage::WithoutSignature`] for a signature).
+//! So a dict and its JSON text get one verdict on every path (sign, hash, verify,
+//! sessions, transcripts); where the core refuses what the SDK would serialize (deep
+//! nesting, unsafe integers) this raises `CanonicalizationError` (a `ValueError`):
+//! stricter, never more lenient.
 //!
 //! When a value is rejected, the error raised is the one the SDK raises first: its
 //! special-float pre-scan runs over the whole value before serialization, so a
-//! NaN/infinity/-0.0 anywhere wins over any other problem.
-//!
-//! Two rules come from the core, so that a dict and its JSON text get one verdict on every
-//! path (sign, hash, verify, sessions, transcripts): nesting is bounded by the core's
-//! [`DEFAULT_MAX_DEPTH`] containers, as the reader counts them, and an integer is written
-//! only when [`integer_literal_value`] accepts its literal (beyond 2^53 - 1, only the
-//! ECMAScript form of its double). Both refusals raise `CanonicalizationError` (a
-//! `ValueError`) where the SDK would have serialized the value: stricter, never more lenient.
+//! NaN/infinity/-0.0 anywhere (in a member the rule keeps) wins over any other problem.
 //!
 //! A dict that changes size while it is walked (a callback such as an int subclass's
 //! `__str__` mutating it) raises `RuntimeError`, as CPython's own dict iteration does; the
@@ -25,22 +28,22 @@
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use concordia_core::error::Limit;
-use concordia_core::jcs::{write_plain_str, NumberBuf};
-use concordia_core::json::{cmp_utf8_as_utf16, integer_literal_value, DEFAULT_MAX_DEPTH, MAX_SAFE_INTEGER};
-use concordia_core::sink::Sink;
+use concordia_core::error::{Limit, Syntax};
+use concordia_core::jcs::events::{self, Writer};
+use concordia_core::json::Str;
+use concordia_core::preimage::Preimage;
 use concordia_core::Error;
+use concordia_host::VecRefSink;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use crate::errors::{new_err, Exc};
+use crate::errors::{new_err, CoreError, Exc};
 
-/// Deepest nesting of containers (dicts, lists, tuples) the walk accepts: the core's
-/// policy, [`DEFAULT_MAX_DEPTH`], counted as the JSON reader counts it (128 nested
-/// containers are accepted, 129 refused), so a value and its JSON text agree.
-pub const MAX_DEPTH: usize = DEFAULT_MAX_DEPTH as usize;
+/// Deepest nesting of containers (dicts, lists, tuples) the walk accepts: the core
+/// writer's, [`concordia_core::json::DEFAULT_MAX_DEPTH`] (128 nested containers are accepted, 129 refused).
+pub const MAX_DEPTH: usize = events::MAX_DEPTH;
 
 /// The error for a container nested deeper than [`MAX_DEPTH`].
 fn depth_error() -> PyErr {
@@ -50,6 +53,14 @@ fn depth_error() -> PyErr {
         format!("Cannot canonicalize a value nested deeper than {MAX_DEPTH} containers ({})", Limit::Depth),
         Some(e.class().as_str()),
     )
+}
+
+/// A writer error that no value-specific message explains: depth, memory, the rest.
+fn writer_error(e: Error) -> PyErr {
+    match e {
+        Error::Limit { kind: Limit::Depth, .. } => depth_error(),
+        e => CoreError(e).into(),
+    }
 }
 
 /// The error for a dict that changed size while it was walked (CPython's message).
@@ -63,17 +74,6 @@ fn items<'py>(d: &Bound<'py, PyDict>) -> Vec<(Bound<'py, PyAny>, Bound<'py, PyAn
     let mut out = Vec::with_capacity(d.len());
     out.extend(d.iter());
     out
-}
-
-/// A `Vec<u8>` as a core [`Sink`].
-pub struct VecSink<'a>(pub &'a mut Vec<u8>);
-
-impl Sink for VecSink<'_> {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) -> concordia_core::Result<()> {
-        self.0.extend_from_slice(bytes);
-        Ok(())
-    }
 }
 
 // PyUnicode_AsUTF8AndSize is in the stable ABI from CPython 3.10; pyo3 hides it for an
@@ -157,80 +157,103 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
 }
 
-/// Scans like the SDK's `_check_no_special_floats`: dict values, list and tuple items, down
-/// to [`MAX_DEPTH`] containers (deeper, the walk's own depth error stands). Runs no Python
-/// code.
-pub fn check_special_floats(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<()> {
+/// The SDK's error for a float the core refuses (NaN, an infinity, -0.0).
+fn special_float_error(v: f64) -> PyErr {
+    if v == 0.0 {
+        return new_err(Exc::Canonicalization, "Cannot serialize negative zero (-0.0)", Some("input"));
+    }
+    let shown = if v.is_nan() { "nan" } else if v > 0.0 { "inf" } else { "-inf" };
+    new_err(Exc::Canonicalization, format!("Cannot serialize special float: {shown}"), Some("input"))
+}
+
+/// The error for an integer the core's number policy refuses (`literal` is its decimal text).
+fn unsafe_integer_error(literal: &str) -> PyErr {
+    new_err(
+        Exc::Canonicalization,
+        format!(
+            "Cannot canonicalize integer {}: beyond 2^53 - 1 and not the ECMAScript form of a double \
+             (carry it as a string)",
+            literal.get(..40).unwrap_or(literal)
+        ),
+        Some("input"),
+    )
+}
+
+/// Scans like the SDK's `_check_no_special_floats`: dict values (of the members `rule`
+/// keeps), list and tuple items, down to [`MAX_DEPTH`] containers (deeper, the walk's own
+/// depth error stands); a float fails where the core's [`events::check_double`] refuses it.
+/// `depth`: the containers around `obj`. Runs no Python code.
+pub fn check_special_floats<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, depth: usize) -> PyResult<()> {
     if depth > MAX_DEPTH {
         return Ok(());
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         let v = f.value();
-        if v.is_nan() || v.is_infinite() {
-            let shown = if v.is_nan() { "nan" } else if v > 0.0 { "inf" } else { "-inf" };
-            return Err(new_err(Exc::Canonicalization, format!("Cannot serialize special float: {shown}"), Some("input")));
-        }
-        if v == 0.0 && v.is_sign_negative() {
-            return Err(new_err(Exc::Canonicalization, "Cannot serialize negative zero (-0.0)", Some("input")));
+        if events::check_double(v).is_err() {
+            return Err(special_float_error(v));
         }
     } else if let Ok(d) = obj.cast::<PyDict>() {
-        for (_, v) in items(d) {
-            check_special_floats(&v, depth + 1)?;
+        for (k, v) in items(d) {
+            let dropped = k
+                .cast::<PyString>()
+                .ok()
+                .and_then(utf8)
+                .is_some_and(|name| !rule.keep(depth + 1, Str::decoded(&name)));
+            if !dropped {
+                check_special_floats(&v, rule, depth + 1)?;
+            }
         }
     } else if let Ok(l) = obj.cast::<PyList>() {
         for v in l.iter() {
-            check_special_floats(&v, depth + 1)?;
+            check_special_floats(&v, rule, depth + 1)?;
         }
     } else if let Ok(t) = obj.cast::<PyTuple>() {
         for v in t.iter() {
-            check_special_floats(&v, depth + 1)?;
+            check_special_floats(&v, rule, depth + 1)?;
         }
     }
     Ok(())
 }
 
-/// Appends the canonical JSON of `obj` to `out`. At the top level, a member named `skip`
-/// (the SDK's `{k: v for k, v in data.items() if k != "signature"}`) is left out.
+/// Appends the canonical JSON of `obj` under `rule` to `out` (the SDK's
+/// `{k: v for k, v in data.items() if k != "signature"}` is
+/// [`concordia_core::preimage::WithoutSignature`]).
 ///
 /// # Errors
 /// `ValueError` subclasses for special floats and lone surrogates (the same error the SDK
 /// raises first), and for nesting beyond [`MAX_DEPTH`] and integers the core's number
 /// policy refuses; `TypeError` for other types; `RuntimeError` for a dict changed during
-/// the walk.
-pub fn write(obj: &Bound<'_, PyAny>, skip: Option<&str>, out: &mut Vec<u8>) -> PyResult<()> {
+/// the walk; `MemoryError` when the output cannot grow.
+pub fn write<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, out: &mut Vec<u8>) -> PyResult<()> {
     let start = out.len();
-    let r = Walker { out, nb: NumberBuf::new() }.value(obj, 0, skip);
+    let mut walker = Walker { w: Writer::new(VecRefSink(out), rule) };
+    let r = walker.value(obj).and_then(|()| walker.w.finish().map(drop).map_err(writer_error));
     if let Err(e) = r {
         out.truncate(start);
         // The SDK scans the whole value for special floats before serializing anything.
-        let scan = match (skip, obj.cast::<PyDict>()) {
-            (Some(k), Ok(d)) => items(d)
-                .into_iter()
-                .filter(|(key, _)| !key.cast::<PyString>().is_ok_and(|s| utf8(s).is_some_and(|t| t == k)))
-                .try_for_each(|(_, v)| check_special_floats(&v, 1)),
-            _ => check_special_floats(obj, 0),
-        };
-        scan?;
+        check_special_floats(obj, rule, 0)?;
         return Err(e);
     }
     Ok(())
 }
 
-/// The canonical JSON of `obj` as a new buffer.
-pub fn to_vec(obj: &Bound<'_, PyAny>, skip: Option<&str>) -> PyResult<Vec<u8>> {
+/// The canonical JSON of `obj` under `rule` as a new buffer.
+///
+/// # Errors
+/// As [`write`].
+pub fn to_vec<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P) -> PyResult<Vec<u8>> {
     let mut out = Vec::with_capacity(256);
-    write(obj, skip, &mut out)?;
+    write(obj, rule, &mut out)?;
     Ok(out)
 }
 
-struct Walker<'o> {
-    out: &'o mut Vec<u8>,
-    nb: NumberBuf,
+/// The walk: one event per Python value, into the core's writer.
+struct Walker<'r, 'o, P: ?Sized> {
+    w: Writer<'r, VecRefSink<'o>, P>,
 }
 
-impl Walker<'_> {
-    /// `depth`: the containers around `obj`.
-    fn value(&mut self, obj: &Bound<'_, PyAny>, depth: usize, skip: Option<&str>) -> PyResult<()> {
+impl<P: Preimage + ?Sized> Walker<'_, '_, P> {
+    fn value(&mut self, obj: &Bound<'_, PyAny>) -> PyResult<()> {
         let p = obj.as_ptr();
         // Exact built-in types first: one type-pointer comparison each; each
         // `cast_unchecked` follows the check that makes it valid.
@@ -240,7 +263,7 @@ impl Walker<'_> {
         }
         if exact(p, ffi::PyDict_CheckExact) {
             // SAFETY: `obj` is exactly a `dict` (checked just above).
-            return self.dict(unsafe { obj.cast_unchecked::<PyDict>() }, depth, skip);
+            return self.dict(unsafe { obj.cast_unchecked::<PyDict>() });
         }
         if exact(p, ffi::PyLong_CheckExact) {
             // SAFETY: `obj` is exactly an `int` (checked just above).
@@ -248,15 +271,13 @@ impl Walker<'_> {
         }
         if exact(p, ffi::PyList_CheckExact) {
             // SAFETY: `obj` is exactly a `list` (checked just above).
-            return self.list(unsafe { obj.cast_unchecked::<PyList>() }, depth);
+            return self.list(unsafe { obj.cast_unchecked::<PyList>() });
         }
         if obj.is_none() {
-            self.out.extend_from_slice(b"null");
-            return Ok(());
+            return self.w.null().map_err(writer_error);
         }
         if exact(p, ffi::PyBool_Check) {
-            self.out.extend_from_slice(if obj.is_truthy()? { b"true" } else { b"false" });
-            return Ok(());
+            return self.w.bool(obj.is_truthy()?).map_err(writer_error);
         }
         if exact(p, ffi::PyFloat_CheckExact) {
             // SAFETY: `obj` is exactly a `float` (checked just above).
@@ -270,22 +291,15 @@ impl Walker<'_> {
         } else if let Ok(s) = obj.cast::<PyString>() {
             self.string(s)
         } else if let Ok(l) = obj.cast::<PyList>() {
-            self.list(l, depth)
+            self.list(l)
         } else if let Ok(t) = obj.cast::<PyTuple>() {
-            if depth >= MAX_DEPTH {
-                return Err(depth_error());
+            self.w.begin_array().map_err(writer_error)?;
+            for v in t.iter() {
+                self.value(&v)?;
             }
-            self.out.push(b'[');
-            for (i, v) in t.iter().enumerate() {
-                if i > 0 {
-                    self.out.push(b',');
-                }
-                self.value(&v, depth + 1, None)?;
-            }
-            self.out.push(b']');
-            Ok(())
+            self.w.end_array().map_err(writer_error)
         } else if let Ok(d) = obj.cast::<PyDict>() {
-            self.dict(d, depth, skip)
+            self.dict(d)
         } else {
             Err(PyTypeError::new_err(format!("Cannot canonicalize type: {}", type_name(obj))))
         }
@@ -293,33 +307,23 @@ impl Walker<'_> {
 
     fn string(&mut self, s: &Bound<'_, PyString>) -> PyResult<()> {
         let text = utf8(s).ok_or_else(|| surrogate_value_error(s))?;
-        let _ = write_plain_str(&text, &mut VecSink(self.out));
-        Ok(())
+        self.w.string(&text).map_err(writer_error)
     }
 
     fn float(&mut self, f: &Bound<'_, PyFloat>) -> PyResult<()> {
         let v = f.value();
-        if !v.is_finite() || (v == 0.0 && v.is_sign_negative()) {
-            return check_special_floats(f.as_any(), 0);
-        }
-        let text = self.nb.format(v);
-        self.out.extend_from_slice(text.as_bytes());
-        Ok(())
+        self.w.double(v).map_err(|e| match e {
+            Error::Json { .. } => special_float_error(v),
+            e => writer_error(e),
+        })
     }
 
-    fn list(&mut self, l: &Bound<'_, PyList>, depth: usize) -> PyResult<()> {
-        if depth >= MAX_DEPTH {
-            return Err(depth_error());
+    fn list(&mut self, l: &Bound<'_, PyList>) -> PyResult<()> {
+        self.w.begin_array().map_err(writer_error)?;
+        for v in l.iter() {
+            self.value(&v)?;
         }
-        self.out.push(b'[');
-        for (i, v) in l.iter().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            self.value(&v, depth + 1, None)?;
-        }
-        self.out.push(b']');
-        Ok(())
+        self.w.end_array().map_err(writer_error)
     }
 
     fn int(&mut self, i: &Bound<'_, PyInt>) -> PyResult<()> {
@@ -328,61 +332,45 @@ impl Walker<'_> {
             // SAFETY: `i` is a live int object and the GIL is held; the call reports
             // overflow through `overflow` instead of raising.
             let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(i.as_ptr(), &mut overflow) };
-            if overflow == 0 && !(v == -1 && PyErr::occurred(i.py())) && v.unsigned_abs() <= MAX_SAFE_INTEGER {
-                write_i64(v, self.out);
-                return Ok(());
+            if overflow == 0 && !(v == -1 && PyErr::occurred(i.py())) {
+                return self.w.int(v).map_err(|e| match e {
+                    Error::Json { kind: Syntax::UnsafeInteger, .. } => unsafe_integer_error(&v.to_string()),
+                    e => writer_error(e),
+                });
             }
             let _ = PyErr::take(i.py());
         }
         // Big ints and int subclasses: what the SDK writes, `str(value)`, if the core's
-        // number policy accepts that literal (the JSON reader asks the same function).
+        // number policy accepts that literal.
         let s = i.str()?;
         let text = utf8(&s).ok_or_else(|| PyTypeError::new_err("int __str__ is not text"))?;
-        if integer_literal_value(&text).is_none() {
-            return Err(new_err(
-                Exc::Canonicalization,
-                format!(
-                    "Cannot canonicalize integer {}: beyond 2^53 - 1 and not the ECMAScript form of a double \
-                     (carry it as a string)",
-                    text.get(..40).unwrap_or(&text)
-                ),
-                Some("input"),
-            ));
-        }
-        self.out.extend_from_slice(text.as_bytes());
-        Ok(())
+        self.w.integer(&text).map_err(|e| match e {
+            Error::Json { kind: Syntax::UnsafeInteger, .. } => unsafe_integer_error(&text),
+            e => writer_error(e),
+        })
     }
 
-    fn dict(&mut self, d: &Bound<'_, PyDict>, depth: usize, skip: Option<&str>) -> PyResult<()> {
-        if depth >= MAX_DEPTH {
-            return Err(depth_error());
-        }
+    fn dict(&mut self, d: &Bound<'_, PyDict>) -> PyResult<()> {
+        // The depth check comes first, as the container is entered.
+        let mut object = self.w.begin_object().map_err(writer_error)?;
         // Keys first, in insertion order, as the SDK's sort key function sees them: the
         // first key that is not a str, or holds a lone surrogate, raises. The loop runs no
         // Python code (pyo3's iterator panics if the dict changes under it).
         let n = d.len();
-        let mut keys: Vec<Bound<'_, PyString>> = Vec::with_capacity(n);
-        let mut vals: Vec<Bound<'_, PyAny>> = Vec::with_capacity(n);
+        let mut items: Vec<(Bound<'_, PyString>, Bound<'_, PyAny>)> = Vec::with_capacity(n);
         let mut bad_key: Option<Bound<'_, PyAny>> = None;
         for (k, v) in d.iter() {
             match k.cast_into::<PyString>() {
-                Ok(ks) => {
-                    keys.push(ks);
-                    vals.push(v);
-                }
+                Ok(ks) => items.push((ks, v)),
                 Err(e) => {
                     bad_key = Some(e.into_inner());
                     break;
                 }
             }
         }
-        let mut entries: Vec<(Cow<'_, str>, usize)> = Vec::with_capacity(n);
-        for (i, k) in keys.iter().enumerate() {
-            let text = utf8(k).ok_or_else(|| surrogate_key_error(k))?;
-            if skip.is_some_and(|s| s == text) {
-                continue;
-            }
-            entries.push((text, i));
+        let mut members: Vec<(Cow<'_, str>, &Bound<'_, PyAny>)> = Vec::with_capacity(items.len());
+        for (k, v) in &items {
+            members.push((utf8(k).ok_or_else(|| surrogate_key_error(k))?, v));
         }
         if let Some(k) = bad_key {
             return Err(new_err(
@@ -391,24 +379,18 @@ impl Walker<'_> {
                 Some("input"),
             ));
         }
-        entries.sort_unstable_by(|a, b| cmp_utf8_as_utf16(a.0.as_bytes(), b.0.as_bytes()));
-        self.out.push(b'{');
-        for (j, (k, i)) in entries.iter().enumerate() {
-            if j > 0 {
-                self.out.push(b',');
+        events::sort_members(&mut members, |m| &m.0);
+        for (name, v) in &members {
+            if !self.w.name(&mut object, name).map_err(writer_error)? {
+                continue;
             }
-            let _ = write_plain_str(k, &mut VecSink(self.out));
-            self.out.push(b':');
-            if let Some(v) = vals.get(*i) {
-                self.value(v, depth + 1, None)?;
-            }
+            self.value(v)?;
             // A value's callback (an int subclass's `__str__`) may have changed the dict.
             if d.len() != n {
                 return Err(changed_size());
             }
         }
-        self.out.push(b'}');
-        Ok(())
+        self.w.end_object(object).map_err(writer_error)
     }
 }
 
@@ -418,24 +400,4 @@ fn exact(p: *mut ffi::PyObject, check: unsafe fn(*mut ffi::PyObject) -> std::os:
     // SAFETY: every caller passes a live object borrowed from a `Bound` while holding the
     // GIL, and `check` is a `Py*_Check*` macro, which only reads the object's type pointer.
     unsafe { check(p) != 0 }
-}
-
-fn write_i64(v: i64, out: &mut Vec<u8>) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut u = v.unsigned_abs();
-    loop {
-        i -= 1;
-        if let Some(slot) = buf.get_mut(i) {
-            *slot = b'0' + (u % 10) as u8;
-        }
-        u /= 10;
-        if u == 0 {
-            break;
-        }
-    }
-    if v < 0 {
-        out.push(b'-');
-    }
-    out.extend_from_slice(buf.get(i..).unwrap_or(&[]));
 }

@@ -12,7 +12,7 @@
 
 use concordia_core::error::Class;
 use concordia_core::Error;
-use pyo3::exceptions::{PyAttributeError, PyException, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyException, PyKeyError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -279,7 +279,11 @@ impl From<Error> for CoreError {
 /// The one mapping of core errors onto Python exceptions.
 impl From<CoreError> for PyErr {
     fn from(e: CoreError) -> PyErr {
-        new_err(exc_of(&e.0), e.0.to_string(), Some(e.0.class().as_str()))
+        match e.0 {
+            // The host could not allocate what the input needs: Python's own exception.
+            Error::Limit { kind: concordia_core::error::Limit::Memory, .. } => PyMemoryError::new_err(e.0.to_string()),
+            _ => new_err(exc_of(&e.0), e.0.to_string(), Some(e.0.class().as_str())),
+        }
     }
 }
 

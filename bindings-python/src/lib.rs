@@ -14,9 +14,9 @@ use std::cell::RefCell;
 
 use concordia_core::attestation::{self, Params, SetBinding, Validity};
 use concordia_core::digest;
-use concordia_core::json::{self, Node, Options, Str, Value};
+use concordia_core::json::{Options, Str, Value};
 use concordia_core::message::{self, KeyResolver, GENESIS_HASH};
-use concordia_core::preimage::Countersign;
+use concordia_core::preimage::{Countersign, WithoutSignature, Whole};
 use concordia_core::profiles::{self, Profile, VerifyOptions};
 use concordia_core::session::{self as core_session, Role, State, Timing};
 use concordia_core::sign::{self, PublicKey as CorePublicKey, Signature};
@@ -31,26 +31,24 @@ pub mod canon;
 pub mod errors;
 pub mod keys;
 
-use errors::{core, new_err, Exc};
+use concordia_host::{write_vec, KeyMap, Nodes, VecRefSink};
+use errors::{core, new_err, CoreError, Exc};
 use keys::{key_pair_of, public_key_of, KeyPair, PublicKey};
 
-/// Parses `bytes` with a node buffer of the size that always suffices, then runs `f`.
+/// Parses `bytes` into this thread's node buffer (the host layer's [`Nodes`], sized to
+/// the text), then runs `f`.
 fn with_doc<T>(bytes: &[u8], options: &Options, f: impl FnOnce(Value<'_>) -> PyResult<T>) -> PyResult<T> {
     thread_local! {
-        static NODES: RefCell<Vec<Node>> = const { RefCell::new(Vec::new()) };
+        static NODES: RefCell<Nodes> = const { RefCell::new(Nodes::new()) };
     }
-    let need = concordia_core::json::nodes_for_any(bytes.len());
+    // Taken out for the call: a nested `with_doc` (from `f`) gets a buffer of its own.
     let mut nodes = NODES.with(|n| n.take());
-    if nodes.len() < need {
-        nodes.resize(need, Node::EMPTY);
-    }
-    let r = match json::parse_with(bytes, &mut nodes, options) {
+    let r = match nodes.parse_with(bytes, options) {
         Ok(doc) => f(doc.root()),
-        Err(e) => Err(core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::InvalidJson, "json", None))),
+        Err(e) => Err(CoreError(e).into()),
     };
-    if nodes.len() <= 1 << 20 {
-        NODES.with(|n| n.replace(nodes));
-    }
+    nodes.shrink_to(1 << 20);
+    NODES.with(|n| n.replace(nodes));
     r
 }
 
@@ -63,7 +61,7 @@ fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(s.to_cow()?.as_bytes().to_vec());
     }
-    canon::to_vec(obj, None)
+    canon::to_vec(obj, &Whole)
 }
 
 fn require_items(data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -79,7 +77,7 @@ fn require_items(data: &Bound<'_, PyAny>) -> PyResult<()> {
 /// `canonical_json(data) -> bytes`: RFC 8785 canonical JSON of a Python value.
 #[pyfunction]
 fn canonical_json<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    let out = canon::to_vec(data, None)?;
+    let out = canon::to_vec(data, &Whole)?;
     Ok(PyBytes::new(py, &out))
 }
 
@@ -92,7 +90,7 @@ fn canonicalize_jcs<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<
 /// `compute_hash(message) -> "sha256:<hex>"` over the canonical form.
 #[pyfunction]
 fn compute_hash(message: &Bound<'_, PyAny>) -> PyResult<String> {
-    let out = canon::to_vec(message, None)?;
+    let out = canon::to_vec(message, &Whole)?;
     Ok(digest::sha256(&out).to_prefixed().as_str().to_owned())
 }
 
@@ -105,7 +103,7 @@ fn sign_message(data: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>, alg: &str)
     if alg != "EdDSA" {
         return Err(new_err(Exc::InvalidArgument, format!("Unsupported algorithm: {alg} (concordia_rs signs EdDSA only)"), Some("input")));
     }
-    let preimage = canon::to_vec(data, Some("signature"))?;
+    let preimage = canon::to_vec(data, &WithoutSignature)?;
     let kp = key_pair_of(key_pair)?;
     Ok(kp.sign(&preimage).to_b64url().as_str().to_owned())
 }
@@ -175,26 +173,18 @@ fn sign_envelope(
         message::Party { agent_id: a, principal_id: p.as_deref() }
     }
     let to: Vec<message::Party<'_>> = to_fields.iter().map(party).collect();
-    let body_text = canon::to_vec(body, None)?;
-    let mut body_nodes = vec![Node::EMPTY; json::nodes_for_valid(body_text.len())];
-    let body_doc = core(json::parse(&body_text, &mut body_nodes))?;
+    let body_text = canon::to_vec(body, &Whole)?;
+    let mut body_nodes = Nodes::new();
+    let body_doc = core(body_nodes.parse(&body_text))?;
     let mut env = message::Envelope::new(message_type, message_id, session_id, timestamp, party(&from), body_doc.root());
     env.prev_hash = prev;
     env.to = &to;
     env.in_reply_to = in_reply_to;
     env.reasoning = reasoning;
     env.ttl = ttl;
-    let mut out = vec![0u8; body_text.len() + 1024];
-    let n = match env.write_signed(&kp, &mut out) {
-        Err(Error::BufferTooSmall { needed }) => {
-            out.resize(needed, 0);
-            core(env.write_signed(&kp, &mut out))?
-        }
-        other => core(other)?,
-    };
-    out.truncate(n);
-    let mut nodes = vec![Node::EMPTY; json::nodes_for_valid(out.len())];
-    let signed = core(json::parse(&out, &mut nodes))?;
+    let out = core(write_vec(body_text.len() + 1024, |buf| env.write_signed(&kp, buf)))?;
+    let mut nodes = Nodes::new();
+    let signed = core(nodes.parse(&out))?;
     signed
         .root()
         .get("signature")
@@ -227,12 +217,15 @@ fn verify_signature(data: &Bound<'_, PyAny>, signature: &Bound<'_, PyAny>, publi
         return Ok(false);
     };
     let Ok(sig) = sig else { return Ok(false) };
-    let Ok(preimage) = canon::to_vec(data, Some("signature")) else { return Ok(false) };
+    let Ok(preimage) = canon::to_vec(data, &WithoutSignature) else { return Ok(false) };
     Ok(sign::verify(&pk, &preimage, &sig).is_ok())
 }
 
 /// `validate_chain(messages) -> bool`: each `prev_hash` is the hash of the message before
-/// it, the first is the genesis hash (the SDK's checks, in its order).
+/// it, the first is the genesis hash: the core's chain identity
+/// ([`message::message_hash`]) and link rule ([`message::check_link`]), in the SDK's
+/// order (a message is canonicalized only when the next one's link needs its hash, after
+/// its own link was checked; the last one never).
 #[pyfunction]
 fn validate_chain(messages: &Bound<'_, PyAny>) -> PyResult<bool> {
     if !messages.is_truthy()? {
@@ -240,21 +233,34 @@ fn validate_chain(messages: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
     let n = messages.len()?;
     let mut expected = GENESIS_HASH;
-    let mut buf = Vec::with_capacity(1024);
+    let mut text = Vec::with_capacity(1024);
+    let mut nodes = Nodes::new();
     for i in 0..n {
         let m = messages.get_item(i)?;
         if i > 0 {
-            let prev_msg = messages.get_item(i - 1)?;
-            buf.clear();
-            canon::write(&prev_msg, None, &mut buf)?;
-            expected = digest::sha256(&buf);
+            text.clear();
+            canon::write(&messages.get_item(i - 1)?, &Whole, &mut text)?;
+            expected = message::message_hash(core(nodes.parse(&text))?.root());
         }
         let prev = m.call_method1("get", ("prev_hash",))?;
-        if prev.ne(expected.to_prefixed().as_str())? {
+        if !links_to(&prev, &expected, &mut nodes)? {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// Whether a message's `prev_hash` (any Python value, as the SDK's `msg.get` returns it)
+/// names `expected` by [`message::check_link`]. Only its own member is canonicalized, so a
+/// message the SDK would not serialize here raises nothing here either.
+fn links_to(prev: &Bound<'_, PyAny>, expected: &digest::Digest, nodes: &mut Nodes) -> PyResult<bool> {
+    let Ok(prev) = prev.cast::<PyString>() else { return Ok(false) };
+    let member = PyDict::new(prev.py());
+    member.set_item("prev_hash", prev)?;
+    // A str that is not UTF-8 (a lone surrogate) names no digest.
+    let Ok(text) = canon::to_vec(member.as_any(), &Whole) else { return Ok(false) };
+    let doc = core(nodes.parse(&text))?;
+    Ok(message::check_link(doc.root(), expected).is_ok())
 }
 
 /// `countersign_attestation(attestation, key_pair) -> str`: the issuance countersignature
@@ -262,10 +268,10 @@ fn validate_chain(messages: &Bound<'_, PyAny>) -> PyResult<bool> {
 #[pyfunction]
 fn countersign_attestation(attestation: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>) -> PyResult<String> {
     let kp = key_pair_of(key_pair)?;
-    let text = canon::to_vec(attestation, None)?;
+    let text = canon::to_vec(attestation, &Whole)?;
     with_doc(&text, &Options::default(), |root| {
         let mut out = Vec::with_capacity(text.len());
-        core(jcs::write_with(root, &Countersign, &mut canon::VecSink(&mut out)))?;
+        core(jcs::write_with(root, &Countersign, &mut VecRefSink(&mut out)))?;
         Ok(kp.sign(&out).to_b64url().as_str().to_owned())
     })
 }
@@ -280,7 +286,7 @@ fn keys_json(public_keys: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
             d.set_item(k, pk.to_b64url().as_str())?;
         }
     }
-    canon::to_vec(d.as_any(), None)
+    canon::to_vec(d.as_any(), &Whole)
 }
 
 /// What `verify_attestation` found.
@@ -345,13 +351,13 @@ fn verify_attestation(
     };
     let opts = Options::default();
     let r: PyResult<Result<attestation::Verified, Error>> = with_doc(&a, &opts, |att| {
-        let mut key_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(k.len())];
-        let keys = core(json::parse_with(&k, &mut key_nodes, &opts))?;
+        let mut key_nodes = Nodes::new();
+        let keys = core(key_nodes.parse_with(&k, &opts))?;
         match &t {
             None => Ok(attestation::verify(att, keys.root(), None)),
             Some(t) => {
-                let mut t_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(t.len())];
-                let tr = core(json::parse_with(t, &mut t_nodes, &opts))?;
+                let mut t_nodes = Nodes::new();
+                let tr = core(t_nodes.parse_with(t, &opts))?;
                 Ok(attestation::verify(att, keys.root(), Some(tr.root())))
             }
         }
@@ -390,8 +396,8 @@ fn verify_profile(name: &str, input: &Bound<'_, PyAny>, context: &Bound<'_, PyAn
         vo.now = Some(timestamp_of(t)?);
     }
     with_doc(&i, &Options::default(), |iv| {
-        let mut c_nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(c.len())];
-        let cv = core(json::parse_with(&c, &mut c_nodes, &Options::default()))?;
+        let mut c_nodes = Nodes::new();
+        let cv = core(c_nodes.parse_with(&c, &Options::default()))?;
         core(profiles::verify_profile(profile, iv, cv.root(), &vo))
     })
 }
@@ -425,26 +431,19 @@ pub(crate) fn now_ts(py: Python<'_>) -> PyResult<Timestamp> {
     timestamp_of(t)
 }
 
-/// A key resolver over owned `(agent_id, key)` pairs.
-struct OwnedKeys(Vec<(String, CorePublicKey)>);
-
-impl KeyResolver for OwnedKeys {
-    fn resolve(&self, agent_id: Str<'_>) -> Option<CorePublicKey> {
-        self.0.iter().find(|(id, _)| agent_id.eq_str(id)).map(|(_, k)| *k)
-    }
-}
-
-fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<OwnedKeys> {
-    let mut v = Vec::new();
+/// The host layer's [`KeyMap`] of a Python mapping of agent ids to keys (any key form),
+/// read once.
+fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<KeyMap> {
+    let mut map = KeyMap::default();
     if let Some(m) = public_keys.filter(|m| !m.is_none()) {
         for item in m.call_method0("items")?.try_iter()? {
             let (k, pk): (String, Bound<'_, PyAny>) = item?.extract()?;
             let key = public_key_of(&pk)?
                 .ok_or_else(|| PyTypeError::new_err(format!("public key for {k:?} is not an Ed25519 key")))?;
-            v.push((k, key));
+            map.insert(&k, key);
         }
     }
-    Ok(OwnedKeys(v))
+    Ok(map)
 }
 
 /// Streaming transcript verification (prev_hash links, one session, every signature) in
@@ -452,7 +451,7 @@ fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<OwnedKeys> {
 #[pyclass(module = "concordia_rs")]
 struct TranscriptVerifier {
     inner: message::TranscriptVerifier,
-    keys: OwnedKeys,
+    keys: KeyMap,
 }
 
 #[pymethods]
@@ -483,13 +482,9 @@ impl TranscriptVerifier {
         let keys = &self.keys;
         let inner = &mut self.inner;
         let r: Result<usize, (usize, Error)> = py.detach(|| {
-            let mut nodes: Vec<Node> = Vec::new();
+            let mut nodes = Nodes::new();
             for (i, m) in messages.iter().enumerate() {
-                let need = concordia_core::json::nodes_for_any(m.len());
-                if nodes.len() < need {
-                    nodes.resize(need, Node::EMPTY);
-                }
-                let doc = json::parse(m, &mut nodes).map_err(|e| (i, e))?;
+                let doc = nodes.parse(m).map_err(|e| (i, e))?;
                 inner.push(doc.root(), keys).map_err(|e| (i, e))?;
             }
             Ok(messages.len())
@@ -520,8 +515,8 @@ impl TranscriptVerifier {
 fn verify_transcript(py: Python<'_>, transcript_json: &[u8], public_keys: &Bound<'_, PyAny>) -> PyResult<(u64, String)> {
     let keys = owned_keys(Some(public_keys))?;
     let r = py.detach(|| {
-        let mut nodes = vec![Node::EMPTY; concordia_core::json::nodes_for_any(transcript_json.len())];
-        let doc = json::parse(transcript_json, &mut nodes).map_err(|e| (0usize, e))?;
+        let mut nodes = Nodes::new();
+        let doc = nodes.parse(transcript_json).map_err(|e| (0usize, e))?;
         message::verify_transcript(doc.root(), &keys).map(|v| (v.count(), v.head()))
     });
     match r {
@@ -652,7 +647,7 @@ impl Session {
     ) -> PyResult<&'static str> {
         // A message canonical JSON cannot represent cannot verify: the SDK's
         // InvalidSignatureError (UnverifiableMessageError here).
-        let text = canon::to_vec(message, None).map_err(|e| errors::unverifiable(py, e))?;
+        let text = canon::to_vec(message, &Whole).map_err(|e| errors::unverifiable(py, e))?;
         let now = match now {
             Some(t) => timestamp_of(t)?,
             None => now_ts(py)?,
@@ -756,10 +751,10 @@ impl Session {
     fn get_behavior<'py>(&self, py: Python<'py>, agent_id: &str) -> PyResult<Bound<'py, PyAny>> {
         let mut out = Vec::new();
         if let Some(b) = self.inner.behavior(agent_id) {
-            core(attestation::write_behavior(b, &mut canon::VecSink(&mut out)))?;
+            core(attestation::write_behavior(b, &mut VecRefSink(&mut out)))?;
         } else {
             let empty = core_session::Behavior::<32>::new();
-            core(attestation::write_behavior(&empty, &mut canon::VecSink(&mut out)))?;
+            core(attestation::write_behavior(&empty, &mut VecRefSink(&mut out)))?;
         }
         py.import("json")?.call_method1("loads", (PyBytes::new(py, &out),))
     }
