@@ -13,15 +13,21 @@ use concordia_core::{encoding, jcs, Error};
 
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
-use crate::util::{bad_arg, canonical, display_name, emit, fail, json_str, Fail, need_sub, nodes_for, one_line, parse, read_input, usage, Args, CliResult, VecRefSink, VecSink};
+use crate::util::{
+    bad_arg, bad_sub, canonical, display_name, emit, fail, json_str, nodes_for, one_line, parse, read_input, sub_help, usage, Args, CliResult, Fail,
+    VecRefSink, VecSink,
+};
 
 pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelopes, credentials, ranking
 
   aip handle X                    X: name#domain, name%23domain, @name@domain or did:aip:domain:name;
                                   prints {\"handle\", \"url_form\", \"did\"}
-  aip keygen [--did DID] [--doc OUT.json] [--endpoint URL] [--route-mode direct|relay]
+  aip keygen [--did DID] [--doc OUT.json] [--endpoint URL] [--route-mode direct|relay] [--seed HEX]
                                   new Ed25519 + X25519 key file (JSON) on stdout; with --did and
-                                  --doc also writes the matching DID Document to OUT.json
+                                  --doc also writes the matching DID Document to OUT.json; --seed
+                                  (64 hex digits) makes both keys from it instead of OS randomness
+                                  (the Ed25519 seed itself, X25519 from SHA-256 of a label and it:
+                                  for tests and examples only)
   aip seal --to RECIPIENT_DID_DOC.json --key SENDER_KEY.json [--type T] [--id UUID]
            [--created-at RFC3339] MESSAGE.json
                                   seals the canonical MESSAGE to the recipient's X25519 key and
@@ -55,8 +61,23 @@ Exit status: 0 ok, 1 rejected (a protocol check failed: bad signature, wrong key
 DID Document or envelope without a required member, ...), 2 usage or malformed input
 (malformed JSON, an undecodable encoding, a handle or DID that does not parse).";
 
+/// The subcommands, in the order of [`HELP`].
+pub const SUBCOMMANDS: [&str; 7] = ["handle", "keygen", "seal", "open", "vc issue", "vc verify", "rank"];
+
+/// `concordia aip [SUB] --help`: the group's help, or one subcommand's (`aip vc` shows both
+/// `vc` entries).
+pub fn help(rest: &[String]) -> CliResult<String> {
+    let pos: Vec<&str> = rest.iter().map(String::as_str).filter(|a| !a.starts_with('-')).take(2).collect();
+    let path = match pos.as_slice() {
+        [] => return Ok(HELP.to_string()),
+        ["vc", second] if matches!(*second, "issue" | "verify") => format!("vc {second}"),
+        [first, ..] => (*first).to_string(),
+    };
+    sub_help(HELP, "aip", "aip ", &path).ok_or_else(|| bad_sub("aip", Some(&path), &SUBCOMMANDS))
+}
+
 pub fn run(mut args: Args) -> CliResult {
-    let sub = args.positionals_first().ok_or_else(|| need_sub("aip", "a subcommand"))?;
+    let sub = args.positionals_first().ok_or_else(|| bad_sub("aip", None, &SUBCOMMANDS))?;
     match sub.as_str() {
         "handle" => handle_cmd(args),
         "keygen" => keygen(args),
@@ -65,10 +86,11 @@ pub fn run(mut args: Args) -> CliResult {
         "vc" => match args.positionals_first().as_deref() {
             Some("issue") => vc_issue(args),
             Some("verify") => vc_verify(args),
-            _ => Err(need_sub("aip", "`aip vc issue` or `aip vc verify`")),
+            Some(other) => Err(bad_sub("aip vc", Some(other), &["issue", "verify"])),
+            None => Err(bad_sub("aip vc", None, &["issue", "verify"])),
         },
         "rank" => rank(args),
-        other => Err(usage(format!("unknown aip command `{}` (see `concordia aip --help`)", one_line(other)))),
+        other => Err(bad_sub("aip", Some(other), &SUBCOMMANDS)),
     }
 }
 
@@ -119,12 +141,21 @@ fn keygen(mut args: Args) -> CliResult {
     let doc_out = args.value("--doc")?;
     let endpoint = args.value("--endpoint")?;
     let mode = args.value("--route-mode")?.unwrap_or_else(|| "relay".into());
+    let seed = args.value("--seed")?.map(|s| parse_seed(&s)).transpose()?;
     args.positionals(0)?;
     if let Some(d) = &did_text {
         did::parse_did(d).map_err(|e| bad_arg("--did", e))?;
     }
-    let ed = KeyPair::from_seed(&os_seed()?);
-    let (xs, xp) = hpke::derive_keypair(&os_seed()?);
+    let (ed_seed, x_ikm) = match seed {
+        Some(s) => {
+            let mut labelled = b"concordia aip keygen x25519".to_vec();
+            labelled.extend_from_slice(&s);
+            (s, concordia_core::digest::sha256(&labelled).0)
+        }
+        None => (os_seed()?, os_seed()?),
+    };
+    let ed = KeyPair::from_seed(&ed_seed);
+    let (xs, xp) = hpke::derive_keypair(&x_ikm);
     let ed_mb = did::encode_multikey(ed.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC);
     let x_mb = did::encode_multikey(&xp.0, did::X25519_MULTICODEC);
     let did_member = did_text.as_deref().map(|d| format!("\"did\":{},", json_str(d))).unwrap_or_default();

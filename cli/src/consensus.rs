@@ -11,7 +11,10 @@ use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
 use concordia_core::time::parse_datetime;
 
 use crate::outln;
-use crate::util::{bad_arg, fail, json_str, need_sub, nodes_for, one_line, parse, read_input, stderr_line, usage, Args, CliResult, VecSink};
+use crate::util::{
+    allowed_values, bad_arg, bad_sub, fail, json_str, nodes_for, one_line, parse, read_input, stderr_line, sub_help, usage, Args, CliResult, VecSink,
+    OUTCOMES,
+};
 
 pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primitives
 
@@ -33,9 +36,20 @@ digest, binding, temporal, privacy or transition check failed, e.g. a command bo
 action does not allow, a roster without a human initiator, a digest that does not match),
 2 usage or malformed input (e.g. a --digest that is not 64 hex digits).";
 
+/// The subcommands, in the order of [`HELP`].
+pub const SUBCOMMANDS: [&str; 6] = ["digest", "markdown-digest", "invitation", "command", "outcome", "verify-artifact"];
+
+/// `concordia consensus [SUB] --help`: the group's help, or one subcommand's.
+pub fn help(rest: &[String]) -> CliResult<String> {
+    match rest.iter().find(|a| !a.starts_with('-')) {
+        None => Ok(HELP.to_string()),
+        Some(sub) => sub_help(HELP, "consensus", "", sub).ok_or_else(|| bad_sub("consensus", Some(sub), &SUBCOMMANDS)),
+    }
+}
+
 pub fn run(mut args: Args) -> CliResult {
     let Some(sub) = args.positionals_first() else {
-        return Err(need_sub("consensus", "a subcommand"));
+        return Err(bad_sub("consensus", None, &SUBCOMMANDS));
     };
     match sub.as_str() {
         "digest" => digest(args),
@@ -44,7 +58,7 @@ pub fn run(mut args: Args) -> CliResult {
         "command" => command(args),
         "outcome" => outcome(args),
         "verify-artifact" => verify(args),
-        other => Err(usage(format!("unknown consensus subcommand `{other}` (see `concordia consensus --help`)"))),
+        other => Err(bad_sub("consensus", Some(other), &SUBCOMMANDS)),
     }
 }
 
@@ -97,8 +111,11 @@ fn command(mut args: Args) -> CliResult {
     args.positionals(0)?;
     // An option outside its choices is a usage error (the core calls an unknown action in
     // a command record a schema miss).
-    let action = Action::parse(&action).map_err(|_| usage(format!("--action: unknown action `{}`", one_line(&action))))?;
-    let revision: u64 = revision.parse().map_err(|_| usage(format!("--revision must be an integer, not `{revision}`")))?;
+    let action = Action::parse(&action).map_err(|e| {
+        usage(format!("--action: unknown action `{}` ({})", one_line(&action), allowed_values(&e).unwrap_or_default()))
+    })?;
+    let revision: u64 =
+        revision.parse().map_err(|_| usage(format!("--revision must be a non-negative integer, not `{}`", one_line(&revision))))?;
     let cmd = Command::new(action, &body, revision, &digest).map_err(|e| fail("command", e))?;
     let mut wire = VecSink::default();
     cmd.write_wire(&mut wire).map_err(|e| fail("command", e))?;
@@ -137,7 +154,9 @@ fn verify(mut args: Args) -> CliResult {
     let field = args.value("--content-digest")?.ok_or_else(|| usage("--content-digest is required"))?;
     let hex = args.value("--sha256")?.ok_or_else(|| usage("--sha256 is required"))?;
     let outcome = match args.value("--outcome")? {
-        Some(o) => Outcome::parse(&o).map_err(|_| usage(format!("--outcome: unknown outcome `{}`", one_line(&o))))?,
+        Some(o) => Outcome::parse(&o).map_err(|_| {
+            usage(format!("--outcome: unknown outcome `{}` (allowed: {})", one_line(&o), OUTCOMES.join(", ")))
+        })?,
         None => Outcome::Reached,
     };
     let (name, input) = one_file(args)?;

@@ -34,21 +34,40 @@ const HELP: &str = "concordia: Concordia protocol tools (RFC 8785 JSON, SHA-256,
 usage: concordia <command> [options]
 
 commands:
-  demo [--out DIR]                           the camera negotiation, end to end
-  aip <handle|keygen|seal|open|vc|rank> ...  AIP addressing, sealed envelopes, credentials
-  attestation verify --keys K [--transcript T] ATT   check an attestation
-  session replay --session S MESSAGES        drive the session state machine
-  jcs [--lines] [FILE]                       canonical JSON (RFC 8785)
-  hash [--hex] [FILE]                        sha256:<hex> of the canonical form
-  keygen [--seed HEX]                        new Ed25519 key pair as JSON
-  sign --key KEYFILE [FILE]                  add a top-level signature
-  verify --public-key B64URL [FILE]          check a top-level signature
-  chain verify --keys KEYS.json TRANSCRIPT   check a hash-chained transcript
-  conformance [DIR] [--json]                 run the conformance suite
-  consensus <digest|markdown-digest|invitation|command|outcome|verify-artifact> ...
-                                             Consensus venue primitives
+  demo [--out DIR] [--seed HEX] [--now RFC3339]   the camera negotiation, end to end
+  jcs [--lines] [FILE]                             canonical JSON (RFC 8785)
+  hash [--hex] [FILE]                              sha256:<hex> of the canonical form
+  keygen [--seed HEX]                              new Ed25519 key pair as JSON
+  sign --key KEYFILE [FILE]                        add a top-level signature
+  verify --public-key B64URL [FILE]                check a top-level signature
+  chain verify --keys KEYS.json [--json] [--lines] [TRANSCRIPT]
+                                                   check a hash-chained transcript
+  session replay --session S.json [--json] [MESSAGES]
+                                                   drive the session state machine
+  attestation verify --keys K.json [--transcript T.json] [--json] [ATT]
+                                                   check an attestation
+  conformance [DIR] [--json]                       run the conformance suite
+  consensus digest FILE                            Consensus venue primitives:
+  consensus markdown-digest FILE                     revision and Markdown digests,
+  consensus invitation EMAIL.txt [--origin URL]      the invitation email,
+  consensus command --action A --revision N --digest D [--body TEXT]
+                                                     a room command and its key,
+  consensus outcome ROOM.json --now RFC3339          a room log's outcome,
+  consensus verify-artifact FILE --content-digest F --sha256 HEX [--outcome WORD]
+                                                     the downloaded agreement
+  aip handle X                                     AIP: addresses,
+  aip keygen [--did DID --doc OUT.json] [--seed HEX]   key files and DID Documents,
+  aip seal --to DOC.json --key KEY.json [MESSAGE]    sealed envelopes,
+  aip open --key KEY.json --from DOC.json [--replay-store FILE] [ENVELOPE]
+  aip vc issue --key KEY.json [CREDENTIAL]           credentials,
+  aip vc verify [--anchors A] [--revoked R] [--proof-only] [SIGNED]
+  aip rank RESULTS.json                              trust-weighted ranking
+  help, -h, --help                                 this text
+  version, -V, --version                           the version
 
-FILE defaults to stdin. `concordia <command> --help` for details.
+FILE (and every optional input in brackets) defaults to stdin. `concordia <command>
+--help` (or `concordia consensus <subcommand> --help`, `concordia aip <subcommand> --help`)
+for every option of a command.
 
 global option (before or after the command):
   --max-input BYTES   refuse any input longer than BYTES (suffix K, M or G for KiB, MiB,
@@ -80,7 +99,7 @@ fn run(argv: Vec<String>) -> CliResult {
     take_max_input(&mut args)?;
     let mut it = args.into_items().into_iter();
     let Some(cmd) = it.next() else {
-        return Err(usage("missing command (see `concordia --help`)"));
+        return Err(usage("missing command: try `concordia demo`, or `concordia --help` for every command"));
     };
     let rest: Vec<String> = it.collect();
     let help = rest.iter().any(|a| a == "--help" || a == "-h");
@@ -98,10 +117,15 @@ fn run(argv: Vec<String>) -> CliResult {
         "session" => (session::HELP, session::run),
         "attestation" => (attestation::HELP, attestation::run),
         "help" | "--help" | "-h" => return outln!("{HELP}"),
-        "--version" | "version" => return outln!("concordia {}", env!("CARGO_PKG_VERSION")),
+        "--version" | "-V" | "version" => return outln!("concordia {}", env!("CARGO_PKG_VERSION")),
         other => return Err(usage(format!("unknown command `{}` (see `concordia --help`)", one_line(other)))),
     };
     if help {
+        let text = match cmd.as_str() {
+            "consensus" => consensus::help(&rest)?,
+            "aip" => aip::help(&rest)?,
+            _ => text.to_string(),
+        };
         return outln!("{text}");
     }
     f(Args::new(rest))

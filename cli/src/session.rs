@@ -45,7 +45,7 @@ fn role(v: Option<Value<'_>>) -> CliResult<Role> {
         "responder" => Role::Responder,
         "mediator" => Role::Mediator,
         "witness" => Role::Witness,
-        _ => return Err(usage(format!("unknown role `{r}`"))),
+        _ => return Err(usage(format!("unknown role `{}` (allowed: initiator, responder, mediator, witness)", crate::util::one_line(r)))),
     })
 }
 

@@ -89,11 +89,69 @@ pub const fn exit_status(class: Class) -> i32 {
 /// `<context>: <error>` (one line; parse errors keep their byte offset) and the exit status
 /// is [`exit_status`] of the error's class.
 pub fn fail(context: &str, e: Error) -> Fail {
-    let msg = format!("{context}: {e}");
+    let msg = match allowed_values(&e) {
+        Some(allowed) => format!("{context}: {e} ({allowed})"),
+        None => format!("{context}: {e}"),
+    };
     match exit_status(e.class()) {
         1 => Fail::Rejected(msg),
         _ => Fail::Usage(msg),
     }
+}
+
+/// What a core error that refuses a word outside a fixed set allows, for the one-line
+/// message (the core's errors are `&'static str` and stay as they are; the CLI adds the
+/// choices). `None` for every other error.
+pub fn allowed_values(e: &Error) -> Option<String> {
+    use concordia_core::consensus::command::Action;
+    use concordia_core::consensus::invitation::{BEGIN_MARKER, END_MARKER};
+    let words = |w: &[&str]| format!("allowed: {}", w.join(", "));
+    match e {
+        Error::Schema("action") => Some(words(&Action::ALL.map(Action::as_str))),
+        Error::Schema("participant kind") => Some(words(&["human", "agent"])),
+        Error::Schema("outcome") => Some(words(&OUTCOMES)),
+        Error::Schema("invitation markers") => {
+            Some(format!("expected one block between the lines `{BEGIN_MARKER}` and `{END_MARKER}`, see examples/consensus/email.txt"))
+        }
+        _ => None,
+    }
+}
+
+/// The outcome words of `concordia_core::consensus::Outcome`.
+pub const OUTCOMES: [&str; 5] = ["pending", "reached", "disagreed", "no_consensus", "expired"];
+
+/// The help of one subcommand of a command group: the entries of `group_help` (lines with
+/// two spaces of indent, then `prefix` and `path`, and the more indented lines that follow
+/// them), then the group help's last paragraph (its exit status). `None` when no entry
+/// names `path`.
+pub fn sub_help(group_help: &str, cmd: &str, prefix: &str, path: &str) -> Option<String> {
+    let want = format!("{prefix}{path}");
+    let mut out = String::new();
+    let mut taking = false;
+    for line in group_help.lines() {
+        let entry = line.strip_prefix("  ").filter(|l| !l.starts_with(' '));
+        if let Some(entry) = entry {
+            taking = entry == want || entry.starts_with(&format!("{want} "));
+            if taking {
+                let entry = entry.strip_prefix(prefix).unwrap_or(entry);
+                out.push_str(&format!("usage: concordia {cmd} {entry}\n"));
+            }
+        } else if taking && line.starts_with("   ") {
+            out.push_str("    ");
+            out.push_str(line.trim_start());
+            out.push('\n');
+        } else {
+            taking = false;
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    if let Some((_, last)) = group_help.rsplit_once("\n\n") {
+        out.push('\n');
+        out.push_str(last);
+    }
+    Some(out)
 }
 
 /// A core error about a command-line argument (an option value such as `--now`,
@@ -106,6 +164,18 @@ pub fn bad_arg(flag: &str, e: Error) -> Fail {
 /// A usage error for a command that needs a subcommand: one line naming the choices.
 pub fn need_sub(cmd: &str, choices: &str) -> Fail {
     usage(format!("{cmd}: expected {choices} (see `concordia {cmd} --help`)"))
+}
+
+/// A usage error for a subcommand that is missing or unknown: one line listing the choices.
+pub fn bad_sub(cmd: &str, given: Option<&str>, choices: &[&str]) -> Fail {
+    let list = choices.join(", ");
+    match given {
+        None => usage(format!("{cmd}: missing subcommand, expected one of {list} (see `concordia {cmd} --help`)")),
+        Some(g) => usage(format!(
+            "{cmd}: unknown subcommand `{}`, expected one of {list} (see `concordia {cmd} --help`)",
+            one_line(g)
+        )),
+    }
 }
 
 /// `text` with its control characters escaped, so that it cannot split an error line.
