@@ -103,6 +103,9 @@ enum concordia_result
   // There is no such detail to report (concordia_last_error_offset and
   // concordia_last_error_message when the last call did not fail with one).
   CONCORDIA_NOT_AVAILABLE = 105,
+  // A file could not be opened or read (concordia_verify_transcript_file); the
+  // operating system's reason is not kept.
+  CONCORDIA_IO = 106,
   // JSON: the input ended in the middle of a value (or was empty).
   CONCORDIA_JSON_UNEXPECTED_END = 200,
   // JSON: a byte that cannot start or continue a value here.
@@ -464,6 +467,26 @@ typedef uint32_t concordia_aip_trust_event;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// How a transcript file is laid out, for concordia_verify_transcript_file.
+enum concordia_transcript_format
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // A JSON array of messages (read one message at a time), or an object whose
+  // `messages` member is that array (read whole).
+  CONCORDIA_TRANSCRIPT_ARRAY = 0,
+  // JSON Lines: one message per line; blank lines are skipped.
+  CONCORDIA_TRANSCRIPT_LINES = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_transcript_format concordia_transcript_format;
+#else
+typedef uint32_t concordia_transcript_format;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // An AIP agent's key pair (opaque): Ed25519 (signs envelopes and credentials) and X25519
 // (opens sealed bodies). Create with concordia_aip_keypair_generate or
 // concordia_aip_keypair_from_seeds; release with concordia_aip_keypair_free, which
@@ -812,7 +835,7 @@ typedef struct concordia_timing {
 } concordia_timing;
 
 // Every code, in numeric order.
-#define concordia_result_ALL { CONCORDIA_OK, CONCORDIA_NULL_ARGUMENT, CONCORDIA_BUFFER_TOO_SMALL, CONCORDIA_INVALID_ARGUMENT, CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE, CONCORDIA_JSON_UNEXPECTED_END, CONCORDIA_JSON_UNEXPECTED_BYTE, CONCORDIA_JSON_TRAILING_BYTES, CONCORDIA_JSON_INVALID_UTF8, CONCORDIA_JSON_CONTROL_CHARACTER, CONCORDIA_JSON_INVALID_ESCAPE, CONCORDIA_JSON_LONE_SURROGATE, CONCORDIA_JSON_INVALID_NUMBER, CONCORDIA_JSON_NUMBER_OUT_OF_RANGE, CONCORDIA_JSON_UNSAFE_INTEGER, CONCORDIA_JSON_NEGATIVE_ZERO, CONCORDIA_JSON_DUPLICATE_KEY, CONCORDIA_JSON_BYTE_ORDER_MARK, CONCORDIA_JSON_OTHER, CONCORDIA_SIGNATURE, CONCORDIA_UNKNOWN_KEY, CONCORDIA_ENCODING, CONCORDIA_SCHEMA, CONCORDIA_DIGEST, CONCORDIA_BINDING, CONCORDIA_TEMPORAL, CONCORDIA_PRIVACY, CONCORDIA_TRANSITION, CONCORDIA_MAX_ROUNDS, CONCORDIA_LIMIT_DEPTH, CONCORDIA_LIMIT_NODES, CONCORDIA_LIMIT_SIZE, CONCORDIA_LIMIT_CAPACITY, CONCORDIA_LIMIT_STEPS, CONCORDIA_LIMIT_MEMORY, CONCORDIA_LIMIT_OTHER, CONCORDIA_PANIC, CONCORDIA_INTERNAL, CONCORDIA_RANDOMNESS_UNAVAILABLE, }
+#define concordia_result_ALL { CONCORDIA_OK, CONCORDIA_NULL_ARGUMENT, CONCORDIA_BUFFER_TOO_SMALL, CONCORDIA_INVALID_ARGUMENT, CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE, CONCORDIA_IO, CONCORDIA_JSON_UNEXPECTED_END, CONCORDIA_JSON_UNEXPECTED_BYTE, CONCORDIA_JSON_TRAILING_BYTES, CONCORDIA_JSON_INVALID_UTF8, CONCORDIA_JSON_CONTROL_CHARACTER, CONCORDIA_JSON_INVALID_ESCAPE, CONCORDIA_JSON_LONE_SURROGATE, CONCORDIA_JSON_INVALID_NUMBER, CONCORDIA_JSON_NUMBER_OUT_OF_RANGE, CONCORDIA_JSON_UNSAFE_INTEGER, CONCORDIA_JSON_NEGATIVE_ZERO, CONCORDIA_JSON_DUPLICATE_KEY, CONCORDIA_JSON_BYTE_ORDER_MARK, CONCORDIA_JSON_OTHER, CONCORDIA_SIGNATURE, CONCORDIA_UNKNOWN_KEY, CONCORDIA_ENCODING, CONCORDIA_SCHEMA, CONCORDIA_DIGEST, CONCORDIA_BINDING, CONCORDIA_TEMPORAL, CONCORDIA_PRIVACY, CONCORDIA_TRANSITION, CONCORDIA_MAX_ROUNDS, CONCORDIA_LIMIT_DEPTH, CONCORDIA_LIMIT_NODES, CONCORDIA_LIMIT_SIZE, CONCORDIA_LIMIT_CAPACITY, CONCORDIA_LIMIT_STEPS, CONCORDIA_LIMIT_MEMORY, CONCORDIA_LIMIT_OTHER, CONCORDIA_PANIC, CONCORDIA_INTERNAL, CONCORDIA_RANDOMNESS_UNAVAILABLE, }
 
 #ifdef __cplusplus
 extern "C" {
@@ -1877,6 +1900,44 @@ concordia_result concordia_transcript_verifier_finish(struct concordia_transcrip
 // # Safety
 // `v` must be NULL or a verifier from this library that has not been freed.
 void concordia_transcript_verifier_free(struct concordia_transcript_verifier *v);
+
+// Verifies the transcript in the file at `path` (`path_len` bytes, not NUL-terminated)
+// one message at a time: memory is bounded by the largest message, whatever the
+// transcript's length. `format` is a concordia_transcript_format: a JSON array of
+// messages (or an object whose `messages` member is one, read whole), or JSON Lines.
+// `keys_json` maps each `agent_id` to its base64url Ed25519 public key. `max_input`
+// refuses files longer than that many bytes (CONCORDIA_LIMIT_SIZE); 0 means no cap.
+//
+// On success: `*out_count` is the number of messages (0 for an empty transcript, which
+// verifies with the genesis head) and `head` receives the chain head (`sha256:<hex>`,
+// CONCORDIA_DIGEST_TEXT_LEN bytes; a smaller `head_cap` is CONCORDIA_BUFFER_TOO_SMALL
+// before the file is read). `*out_failed_index` is UINT64_MAX.
+//
+// When message `i` fails a protocol check (CONCORDIA_BINDING, CONCORDIA_SCHEMA,
+// CONCORDIA_UNKNOWN_KEY, CONCORDIA_SIGNATURE, ...): `*out_failed_index` is `i` and
+// `*out_count` the `i` messages before it. A transcript that is malformed after a failing
+// message is still a 2xx code (the whole file's verdict). Other failures leave
+// `*out_failed_index` at UINT64_MAX: a 2xx code for malformed JSON (the absolute byte
+// offset in the file is in concordia_last_error_offset), CONCORDIA_SCHEMA when the file is
+// not a transcript, CONCORDIA_LIMIT_SIZE over `max_input`, CONCORDIA_LIMIT_MEMORY,
+// CONCORDIA_IO when the file cannot be opened or read, CONCORDIA_INVALID_ARGUMENT for an
+// unknown `format` or an empty path.
+//
+// # Safety
+// `path` must be valid for `path_len` bytes of reads, `keys_json` for `keys_len`;
+// `out_count` and `out_failed_index` for one `uint64_t` write each; `head` for `head_cap`
+// bytes of writes; `head_len` for one `size_t`.
+concordia_result concordia_verify_transcript_file(const uint8_t *path,
+                                                  size_t path_len,
+                                                  const uint8_t *keys_json,
+                                                  size_t keys_len,
+                                                  uint32_t format,
+                                                  uint64_t max_input,
+                                                  uint64_t *out_count,
+                                                  uint8_t *head,
+                                                  size_t head_cap,
+                                                  size_t *head_len,
+                                                  uint64_t *out_failed_index);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -48,6 +48,7 @@ const (
 	UnknownProfile        Result = C.CONCORDIA_UNKNOWN_PROFILE
 	InvalidState          Result = C.CONCORDIA_INVALID_STATE
 	NotAvailable          Result = C.CONCORDIA_NOT_AVAILABLE
+	IO                    Result = C.CONCORDIA_IO
 	JSONUnexpectedEnd     Result = C.CONCORDIA_JSON_UNEXPECTED_END
 	JSONDuplicateKey      Result = C.CONCORDIA_JSON_DUPLICATE_KEY
 	Signature             Result = C.CONCORDIA_SIGNATURE
@@ -61,6 +62,7 @@ const (
 	Transition            Result = C.CONCORDIA_TRANSITION
 	MaxRounds             Result = C.CONCORDIA_MAX_ROUNDS
 	LimitDepth            Result = C.CONCORDIA_LIMIT_DEPTH
+	LimitSize             Result = C.CONCORDIA_LIMIT_SIZE
 	LimitCapacity         Result = C.CONCORDIA_LIMIT_CAPACITY
 	LimitMemory           Result = C.CONCORDIA_LIMIT_MEMORY
 	Panic                 Result = C.CONCORDIA_PANIC

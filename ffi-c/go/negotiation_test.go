@@ -3,7 +3,10 @@ package concordia
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -229,4 +232,70 @@ func ExampleVerifyAttestation() {
 	got, err := VerifyAttestation(att, n.keysJSON, transcript)
 	fmt.Println(got.Parties, got.Countersignatures, got.Binding == Bound, err)
 	// Output: 2 2 true <nil>
+}
+
+func TestVerifyTranscriptFile(t *testing.T) {
+	n, err := negotiate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	array, _ := json.Marshal(rawMessages(n.messages))
+	lines := append(bytes.Join(n.messages, []byte("\n\n")), '\n')
+	wrapped := append(append([]byte(`{"messages":`), array...), '}')
+	for _, tc := range []struct {
+		name   string
+		data   []byte
+		format TranscriptFormat
+	}{
+		{"array", array, TranscriptArray},
+		{"lines", lines, TranscriptLines},
+		{"wrapped", wrapped, TranscriptArray},
+	} {
+		count, head, err := VerifyTranscriptFile(write(tc.name, tc.data), n.keysJSON, tc.format, 0)
+		if err != nil || count != 5 || head != n.session.Tip() {
+			t.Fatalf("%s: %d %q %v", tc.name, count, head, err)
+		}
+	}
+
+	// A message out of the chain: a *MessageError with its index.
+	skip, _ := json.Marshal(rawMessages([][]byte{n.messages[0], n.messages[2]}))
+	count, _, err := VerifyTranscriptFile(write("skip", skip), n.keysJSON, TranscriptArray, 0)
+	var me *MessageError
+	if !errors.As(err, &me) || me.Index != 1 || count != 1 || Code(err) != Binding {
+		t.Fatalf("skip: %d %v", count, err)
+	}
+	// A file malformed after the failing message is malformed; the offset is the file's.
+	broken := append(append([]byte{}, skip...), ',')
+	_, _, err = VerifyTranscriptFile(write("broken", broken), n.keysJSON, TranscriptArray, 0)
+	var e *Error
+	if errors.As(err, &me) || !errors.As(err, &e) || e.Code/100 != 2 || e.Offset != len(skip) {
+		t.Fatalf("broken: %v", err)
+	}
+	// The cap, a missing file, keys that are not an object, an unknown format.
+	for _, tc := range []struct {
+		path   string
+		keys   []byte
+		format TranscriptFormat
+		cap    uint64
+		code   Result
+	}{
+		{write("array", array), n.keysJSON, TranscriptArray, 100, LimitSize},
+		{filepath.Join(dir, "missing.json"), n.keysJSON, TranscriptArray, 0, IO},
+		{write("array", array), []byte(`[]`), TranscriptArray, 0, Schema},
+		{write("array", array), n.keysJSON, 7, 0, InvalidArgument},
+		{"", n.keysJSON, TranscriptArray, 0, InvalidArgument},
+	} {
+		if _, _, err := VerifyTranscriptFile(tc.path, tc.keys, tc.format, tc.cap); Code(err) != tc.code {
+			t.Fatalf("%s: %v, want %d", tc.path, err, tc.code)
+		}
+	}
 }

@@ -32,6 +32,9 @@ pub enum concordia_result {
     /// There is no such detail to report (concordia_last_error_offset and
     /// concordia_last_error_message when the last call did not fail with one).
     CONCORDIA_NOT_AVAILABLE = 105,
+    /// A file could not be opened or read (concordia_verify_transcript_file); the
+    /// operating system's reason is not kept.
+    CONCORDIA_IO = 106,
     /// JSON: the input ended in the middle of a value (or was empty).
     CONCORDIA_JSON_UNEXPECTED_END = 200,
     /// JSON: a byte that cannot start or continue a value here.
@@ -106,7 +109,7 @@ pub enum concordia_result {
 
 impl concordia_result {
     /// Every code, in numeric order.
-    pub const ALL: [concordia_result; 41] = [
+    pub const ALL: [concordia_result; 42] = [
         concordia_result::CONCORDIA_OK,
         concordia_result::CONCORDIA_NULL_ARGUMENT,
         concordia_result::CONCORDIA_BUFFER_TOO_SMALL,
@@ -114,6 +117,7 @@ impl concordia_result {
         concordia_result::CONCORDIA_UNKNOWN_PROFILE,
         concordia_result::CONCORDIA_INVALID_STATE,
         concordia_result::CONCORDIA_NOT_AVAILABLE,
+        concordia_result::CONCORDIA_IO,
         concordia_result::CONCORDIA_JSON_UNEXPECTED_END,
         concordia_result::CONCORDIA_JSON_UNEXPECTED_BYTE,
         concordia_result::CONCORDIA_JSON_TRAILING_BYTES,
@@ -169,6 +173,7 @@ impl concordia_result {
             concordia_result::CONCORDIA_UNKNOWN_PROFILE => "unknown verification profile",
             concordia_result::CONCORDIA_INVALID_STATE => "the object does not allow this in its current state",
             concordia_result::CONCORDIA_NOT_AVAILABLE => "no such detail is available",
+            concordia_result::CONCORDIA_IO => "a file could not be opened or read",
             concordia_result::CONCORDIA_JSON_UNEXPECTED_END => "malformed JSON: unexpected end of input",
             concordia_result::CONCORDIA_JSON_UNEXPECTED_BYTE => "malformed JSON: unexpected byte",
             concordia_result::CONCORDIA_JSON_TRAILING_BYTES => "malformed JSON: trailing bytes after the value",

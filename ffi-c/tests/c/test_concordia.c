@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "concordia.h"
 
@@ -98,7 +99,7 @@ static void test_version_and_codes(void) {
     {
         static const uint32_t codes[] = {
             CONCORDIA_OK, CONCORDIA_NULL_ARGUMENT, CONCORDIA_BUFFER_TOO_SMALL, CONCORDIA_INVALID_ARGUMENT,
-            CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE,
+            CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE, CONCORDIA_IO,
             CONCORDIA_JSON_UNEXPECTED_END, CONCORDIA_JSON_UNEXPECTED_BYTE, CONCORDIA_JSON_TRAILING_BYTES,
             CONCORDIA_JSON_INVALID_UTF8, CONCORDIA_JSON_CONTROL_CHARACTER, CONCORDIA_JSON_INVALID_ESCAPE,
             CONCORDIA_JSON_LONE_SURROGATE, CONCORDIA_JSON_INVALID_NUMBER, CONCORDIA_JSON_NUMBER_OUT_OF_RANGE,
@@ -411,6 +412,109 @@ static const struct step STEPS[] = {
 };
 #define NSTEPS (sizeof STEPS / sizeof STEPS[0])
 
+/* ---- a transcript file, verified one message at a time ------------------------------ */
+
+/* Writes `count` messages to `path`: as a JSON array (`lines` 0, with `prefix` before it
+ * and `suffix` after it), or as JSON Lines with blank lines between (`lines` 1). */
+static void write_transcript(const char *path, uint8_t *const *msgs, const size_t *lens, size_t count, int lines,
+                             const char *prefix, const char *suffix) {
+    FILE *f = fopen(path, "wb");
+    size_t i;
+    CHECK(f != NULL);
+    if (f == NULL) return;
+    fputs(prefix, f);
+    if (!lines) fputs("[", f);
+    for (i = 0; i < count; i++) {
+        if (i > 0) fputs(lines ? "\n\n" : ",\n", f);
+        fwrite(msgs[i], 1, lens[i], f);
+    }
+    fputs(lines ? "\n" : "]", f);
+    fputs(suffix, f);
+    fclose(f);
+}
+
+static void test_transcript_file(const char *keys_json, uint8_t *const *msgs, const size_t *lens, size_t count,
+                                 const char *tip) {
+    char path[128];
+    char head[80];
+    uint64_t n = 7, failed_at = 7, off = 0;
+    size_t hl = 0, kl = strlen(keys_json);
+    uint8_t *skip[2];
+    size_t skip_lens[2];
+    int local = 0;
+    sprintf(path, "/tmp/concordia-c-test-%lu-%lx.json", (unsigned long)time(NULL),
+            (unsigned long)((size_t)&local & 0xffffffu));
+#define VERIFY_FILE(fmt, cap, headcap) \
+    concordia_verify_transcript_file(U(path), strlen(path), U(keys_json), kl, (fmt), (cap), &n, (uint8_t *)head, \
+                                     (headcap), &hl, &failed_at)
+
+    /* an array, JSON Lines and an object with a `messages` array: one summary */
+    write_transcript(path, msgs, lens, count, 0, "", "");
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, sizeof head), CONCORDIA_OK);
+    CHECK(n == count && hl == 71 && memcmp(head, tip, 71) == 0 && failed_at == UINT64_MAX);
+    /* the head buffer is checked before the file is read */
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, 8), CONCORDIA_BUFFER_TOO_SMALL);
+    CHECK(hl == 71 && n == 0);
+    /* a cap below the file's size */
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 100, sizeof head), CONCORDIA_LIMIT_SIZE);
+    /* the array is not JSON Lines: its first line does not parse (a 2xx code) */
+    CHECK(VERIFY_FILE(CONCORDIA_TRANSCRIPT_LINES, 0, sizeof head) / 100 == 2);
+    EXPECT(VERIFY_FILE(7, 0, sizeof head), CONCORDIA_INVALID_ARGUMENT);
+    write_transcript(path, msgs, lens, count, 1, "", "");
+    hl = 0;
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_LINES, 0, sizeof head), CONCORDIA_OK);
+    CHECK(n == count && hl == 71 && memcmp(head, tip, 71) == 0);
+    write_transcript(path, msgs, lens, count, 0, "{\"messages\":", "}");
+    hl = 0;
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, sizeof head), CONCORDIA_OK);
+    CHECK(n == count && hl == 71 && memcmp(head, tip, 71) == 0);
+
+    /* a message out of the chain: its index, and the messages before it */
+    skip[0] = msgs[0];
+    skip[1] = msgs[2];
+    skip_lens[0] = lens[0];
+    skip_lens[1] = lens[2];
+    write_transcript(path, skip, skip_lens, 2, 0, "", "");
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, sizeof head), CONCORDIA_BINDING);
+    CHECK(failed_at == 1 && n == 1 && hl == 0);
+    write_transcript(path, skip, skip_lens, 2, 1, "", "");
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_LINES, 0, sizeof head), CONCORDIA_BINDING);
+    CHECK(failed_at == 1 && n == 1);
+    /* ... but a file malformed after it is malformed (the whole file's verdict) */
+    write_transcript(path, skip, skip_lens, 2, 0, "", ",");
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, sizeof head), CONCORDIA_JSON_TRAILING_BYTES);
+    CHECK(failed_at == UINT64_MAX && n == 0);
+    EXPECT(concordia_last_error_offset(&off), CONCORDIA_OK);
+    CHECK(off == 4 + lens[0] + lens[2]);
+
+    /* not a transcript; an empty one (count 0, the genesis head) */
+    write_transcript(path, msgs, lens, 0, 0, "{\"messages\":{},\"x\":", "}");
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, sizeof head), CONCORDIA_SCHEMA);
+    write_transcript(path, msgs, lens, 0, 0, " ", " ");
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, sizeof head), CONCORDIA_OK);
+    CHECK(n == 0 && eq((uint8_t *)head, hl, "sha256:0000000000000000000000000000000000000000000000000000000000000000"));
+
+    /* keys, a missing file, NULL and empty arguments */
+    EXPECT(concordia_verify_transcript_file(U(path), strlen(path), U("[]"), 2, 0, 0, &n, (uint8_t *)head, sizeof head,
+                                            &hl, &failed_at),
+           CONCORDIA_SCHEMA);
+    remove(path);
+    EXPECT(VERIFY_FILE(CONCORDIA_TRANSCRIPT_ARRAY, 0, sizeof head), CONCORDIA_IO);
+    EXPECT(concordia_verify_transcript_file(U(path), 0, U(keys_json), kl, 0, 0, &n, (uint8_t *)head, sizeof head, &hl,
+                                            &failed_at),
+           CONCORDIA_INVALID_ARGUMENT);
+    EXPECT(concordia_verify_transcript_file(NULL, 0, U(keys_json), kl, 0, 0, &n, (uint8_t *)head, sizeof head, &hl,
+                                            &failed_at),
+           CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_verify_transcript_file(U(path), strlen(path), U(keys_json), kl, 0, 0, NULL, (uint8_t *)head,
+                                            sizeof head, &hl, &failed_at),
+           CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_verify_transcript_file(U(path), strlen(path), U(keys_json), kl, 0, 0, &n, (uint8_t *)head,
+                                            sizeof head, &hl, NULL),
+           CONCORDIA_NULL_ARGUMENT);
+#undef VERIFY_FILE
+}
+
 static void test_negotiation(void) {
     concordia_keypair *keys[2] = {NULL, NULL};
     uint8_t pks[2][32];
@@ -566,6 +670,7 @@ static void test_negotiation(void) {
         EXPECT(concordia_transcript_verifier_new(NULL, 0, &v), CONCORDIA_NULL_ARGUMENT);
         EXPECT(concordia_transcript_verifier_new(U("{}"), 2, NULL), CONCORDIA_NULL_ARGUMENT);
     }
+    test_transcript_file(keys_json, msgs, lens, NSTEPS, tip);
 
     /* attestation: generate from the session, verify with and without the transcript */
     {
