@@ -23,7 +23,6 @@ import rfc8785
 import gen_docs
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED = REPO_ROOT.parent / "shared"
 MAX_SAFE = 2**53 - 1
 
 # `!error <class> <byte-offset> <message>`; the message may be empty.

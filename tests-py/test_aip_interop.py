@@ -266,7 +266,8 @@ def npm_cryptosuite() -> Path | None:
 def test_core_credential_verifies_with_digitalbazaar(parties: dict[str, Path]) -> None:
     prefix = npm_cryptosuite()
     if prefix is None:
-        pytest.skip(f"node/npm or {NPM_PACKAGE} not installable here")
+        pytest.fail(f"node/npm or {NPM_PACKAGE} not installable here (tools/test.sh checks node, npm and the "
+                    "network first)")
     script = prefix / "verify.mjs"
     script.write_text(NODE_VERIFY)
     signed, _ = issued(parties)

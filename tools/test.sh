@@ -1,20 +1,133 @@
 #!/usr/bin/env bash
-# The project's test command (README: "run all the tests"):
-#   1. the Rust tests of the workspace (core, CLI, conformance runner, C ABI crate);
-#   2. the Python tests in tests-py/: canonical JSON against rfc8785, the reference SDK and
-#      V8; interop with the reference SDK; the conformance suite against the reference
-#      runner on thousands of new mutations;
-#   3. each wrapper's own test script in tools/ci/ (C and Go, the Python wheel, UniFFI),
-#      which installs what a fresh machine lacks.
-# Set CONCORDIA_TEST_ONLY=rust|python|wrappers to run one part.
+# The project's test command (README: "Two commands"):
+#   1. rust: the Rust tests of the workspace (core, host, CLI, conformance runner, C ABI
+#      crate), and the core again with its `small` feature;
+#   2. python: the Python tests in tests-py/: canonical JSON against rfc8785, the vendored
+#      RFC 8785 files, the reference SDK and V8; interop with the reference SDK; the
+#      conformance suite against the reference runner on thousands of new mutations;
+#   3. wrappers: each wrapper's own test script in tools/ci/ (C and Go, the Python wheel,
+#      UniFFI's Python backend);
+#   4. readme: every transcript block of README.md runs and prints what it shows
+#      (tools/ci/readme.sh).
+# Set CONCORDIA_TEST_ONLY=rust|python|wrappers|readme to run one part.
+#
+# Before anything runs, a preflight checks what the chosen parts need and stops with one line
+# naming what is missing and how to get it: cargo; python3 with venv; node and npm (the V8
+# and Digital Bazaar oracles); for the wrappers gcc, valgrind, pkg-config and go, which it
+# installs with apt-get when run as root (saying so first) and otherwise asks for; and the
+# network to the registries, only when something still has to be downloaded (crates, the
+# pinned Python packages, the reference SDK, the npm cryptosuite, cbindgen).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
+part="${CONCORDIA_TEST_ONLY:-all}"
+case "$part" in
+    all | rust | python | wrappers | readme) ;;
+    *)
+        echo "tools/test.sh: CONCORDIA_TEST_ONLY must be rust, python, wrappers or readme, not \`$part\`" >&2
+        exit 2
+        ;;
+esac
+wants() { [[ $part == all || $part == "$1" ]]; }
+
 step() {
     echo "==> $*"
     "$@"
+}
+
+missing() {
+    echo "tools/test.sh: $*" >&2
+    exit 2
+}
+
+# Can we reach URL within 10 s? (python3 only: curl may be missing on a fresh machine.)
+reachable() {
+    python3 - "$1" <<'EOF' >/dev/null 2>&1
+import sys, urllib.request
+urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="HEAD"), timeout=10)
+EOF
+}
+
+need_network() {
+    local what=$1 url=$2
+    if ! reachable "$url"; then
+        missing "cannot reach $url, needed to download $what: connect to the network (or a proxy: HTTPS_PROXY) and run again"
+    fi
+}
+
+preflight() {
+    command -v cargo >/dev/null || missing "cargo not found: install Rust with rustup (https://rustup.rs), then open a new shell"
+    command -v python3 >/dev/null || missing "python3 not found: apt-get install python3 python3-venv (or your system's Python 3.9+)"
+    if wants python || wants wrappers; then
+        if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+            if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+                apt_packages+=(python3-venv python3-pip)
+            else
+                missing "python3 has no venv module: apt-get install python3-venv (as root), or CONCORDIA_TEST_ONLY=rust"
+            fi
+        fi
+    fi
+    if wants python; then
+        command -v node >/dev/null || missing "node not found (the V8 canonical-JSON oracle): apt-get install nodejs npm, or CONCORDIA_TEST_ONLY=rust"
+        command -v npm >/dev/null || missing "npm not found (installs the Digital Bazaar eddsa-jcs-2022 oracle): apt-get install npm"
+    fi
+    if wants wrappers; then
+        local tools=()
+        command -v gcc >/dev/null || tools+=(gcc:gcc libc6-dev)
+        command -v valgrind >/dev/null || tools+=(valgrind:valgrind)
+        command -v pkg-config >/dev/null || tools+=(pkg-config:pkg-config)
+        command -v go >/dev/null || tools+=(go:golang-go)
+        if ((${#tools[@]})); then
+            local names=() pkgs=() t
+            for t in "${tools[@]}"; do
+                names+=("${t%%:*}")
+                pkgs+=("${t#*:}")
+            done
+            if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+                apt_packages+=("${pkgs[@]}")
+            else
+                missing "the wrapper tests need ${names[*]}: apt-get install ${pkgs[*]} (as root), or CONCORDIA_TEST_ONLY=rust|python|readme"
+            fi
+        fi
+    fi
+    # The network, only for what is not here yet.
+    if ! cargo metadata --locked --offline --format-version 1 >/dev/null 2>&1; then
+        need_network "the workspace's crates" https://index.crates.io/config.json
+    fi
+    if wants python || wants wrappers; then
+        if ! cmp -s tests-py/requirements.txt .venv/.requirements.installed 2>/dev/null; then
+            need_network "the pinned Python packages (tests-py/requirements.txt)" https://pypi.org/simple/pip/
+        fi
+    fi
+    if wants python; then
+        if [[ ! -d .cache/reference-sdk ]]; then
+            need_network "the reference SDK's conformance runner" https://pypi.org/simple/concordia-protocol/
+        fi
+        if [[ ! -d .cache/npm-eddsa-jcs/node_modules ]]; then
+            need_network "the npm package @digitalbazaar/eddsa-jcs-2022-cryptosuite" https://registry.npmjs.org/
+        fi
+    fi
+    if wants wrappers; then
+        if ! cbindgen --version 2>/dev/null | grep -qx "cbindgen 0.29.4"; then
+            need_network "cbindgen 0.29.4 (cargo install, about 2 minutes)" https://index.crates.io/config.json
+            echo "==> preflight: cbindgen 0.29.4 is missing; tools/ci/ffi-c.sh will build it with cargo install (about 2 minutes)"
+        fi
+        if [[ ! -f .venv/.concordia-rs-build.installed ]]; then
+            need_network "maturin (the Python wheel's build tool)" https://pypi.org/simple/maturin/
+        fi
+    fi
+    if ((${#apt_packages[@]})); then
+        need_network "${apt_packages[*]} (apt-get)" http://deb.debian.org/debian/
+        echo "==> preflight: installing ${apt_packages[*]} with apt-get (root; waits up to 120 s for a busy apt lock)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get -o DPkg::Lock::Timeout=120 update -qq ||
+            missing "apt-get update failed (another apt running? the network?): install ${apt_packages[*]} yourself and run again"
+        apt-get -o DPkg::Lock::Timeout=120 install -y -qq "${apt_packages[@]}" >/dev/null ||
+            missing "apt-get install ${apt_packages[*]} failed: install them yourself and run again"
+    fi
+    echo "==> preflight: ok (part: $part)"
 }
 
 rust_tests() {
@@ -29,7 +142,8 @@ build_cli() {
 
 python_tests() {
     step tools/setup-venv.sh
-    # No bytecode or pytest cache left in the work tree.
+    # No bytecode or pytest cache left in the work tree. A test that cannot run fails; none
+    # is skipped (the preflight above checked what they need).
     PYTHONDONTWRITEBYTECODE=1 step .venv/bin/pytest -q -p no:cacheprovider tests-py
 }
 
@@ -42,7 +156,11 @@ wrapper_tests() {
     done
 }
 
-part="${CONCORDIA_TEST_ONLY:-all}"
-if [[ $part == all || $part == rust ]]; then rust_tests; fi
-if [[ $part == all || $part == python ]]; then build_cli; python_tests; fi
-if [[ $part == all || $part == wrappers ]]; then build_cli; wrapper_tests; fi
+started=$SECONDS
+apt_packages=()
+preflight
+if wants rust; then rust_tests; fi
+if wants python; then build_cli; python_tests; fi
+if wants wrappers; then build_cli; wrapper_tests; fi
+if wants readme; then step tools/ci/readme.sh; fi
+echo "==> tools/test.sh ($part) passed in $((SECONDS - started)) s"
