@@ -82,7 +82,7 @@ pub fn run(mut args: Args) -> CliResult {
         offer_ttl: u32_of(t.and_then(|t| t.get("offer_ttl")), d.offer_ttl)?,
         max_rounds: u32_of(t.and_then(|t| t.get("max_rounds")), d.max_rounds)?,
     };
-    let mut session: Session<8, 32> = Session::new(sid, timing, created_at).map_err(|e| fail(&sname, e))?;
+    let mut session: concordia_host::HostSession = Session::new(sid, timing, created_at).map_err(|e| fail(&sname, e))?;
     let parties = spec.get("parties").filter(|p| p.kind() == Kind::Array).ok_or_else(|| usage(format!("{sname}: parties")))?;
     for p in parties.elements() {
         let id = p.get("agent_id").and_then(|a| a.as_plain_str()).ok_or_else(|| usage(format!("{sname}: agent_id")))?;

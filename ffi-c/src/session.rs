@@ -3,7 +3,7 @@
 use concordia_core::json::Kind;
 use concordia_host::Nodes;
 use concordia_core::message::KeyMap;
-use concordia_core::session::{Role, Session, State, Timing};
+use concordia_core::session::{Role, State, Timing};
 use concordia_core::time::Timestamp;
 use concordia_core::Error;
 
@@ -11,13 +11,17 @@ use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref
 use crate::keys::public_key_in;
 use crate::{concordia_result, concordia_str};
 
-/// Parties a session holds.
+/// Parties a session holds (the host session type's; written out for cbindgen).
 pub const CONCORDIA_SESSION_MAX_PARTIES: usize = 8;
 /// Numeric terms remembered per party for concession tracking.
 pub const CONCORDIA_SESSION_MAX_TERMS: usize = 32;
+const _: () = assert!(
+    CONCORDIA_SESSION_MAX_PARTIES == concordia_host::SESSION_MAX_PARTIES
+        && CONCORDIA_SESSION_MAX_TERMS == concordia_host::SESSION_MAX_TERMS
+);
 
-/// The core session type behind the C object.
-type CoreSession = Session<CONCORDIA_SESSION_MAX_PARTIES, CONCORDIA_SESSION_MAX_TERMS>;
+/// The core session type behind the C object: the one every host uses.
+type CoreSession = concordia_host::HostSession;
 
 /// A negotiation session (opaque): state, counters, transcript tip and hash, up to 8
 /// parties with their behaviour summaries. Fixed size (a few kilobytes) whatever the

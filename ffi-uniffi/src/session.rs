@@ -4,18 +4,19 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use concordia_core::message::KeyMap;
-use concordia_core::session::{Role as CoreRole, Session as CoreSession, State as CoreState, Timing as CoreTiming};
+use concordia_core::session::{Role as CoreRole, State as CoreState, Timing as CoreTiming};
 use concordia_core::sign::PublicKey;
 
 use crate::errors::ProtocolError;
 use crate::util::{parse, parse_keys, system_time, timestamp};
 
 /// Parties a session holds.
-pub const MAX_PARTIES: usize = 8;
+pub const MAX_PARTIES: usize = concordia_host::SESSION_MAX_PARTIES;
 /// Numeric terms remembered per party for concession tracking.
-pub const MAX_TERMS: usize = 32;
+pub const MAX_TERMS: usize = concordia_host::SESSION_MAX_TERMS;
 
-pub(crate) type Inner = CoreSession<MAX_PARTIES, MAX_TERMS>;
+/// The session type every host uses.
+pub(crate) type Inner = concordia_host::HostSession;
 
 /// The six session states of SPEC §5.1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
