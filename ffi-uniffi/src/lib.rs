@@ -13,6 +13,7 @@
 //! * Keys: [`keys::KeyPair`] (generate, from seed, public key, sign, sign object, sign
 //!   envelope), [`keys::verify_signature`], [`keys::verify_detached`].
 //! * Protocol: [`profiles::verify_profile`], [`transcript::TranscriptVerifier`],
+//!   [`transcript::verify_transcript_file`],
 //!   [`session::Session`], [`attestation::generate_attestation`],
 //!   [`attestation::verify_attestation`].
 //! * Consensus: [`consensus`] (revision and Markdown digests, invitation summary, room

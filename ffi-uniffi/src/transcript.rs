@@ -1,8 +1,10 @@
-//! The hash-chained transcript (SPEC §9.3): a streaming verifier and a whole-array check.
+//! The hash-chained transcript (SPEC §9.3): a streaming verifier, a whole-array check and a
+//! transcript file verified one message at a time.
 
 use std::sync::{Mutex, PoisonError};
 
 use concordia_core::message::{self, KeyMap, TranscriptVerifier as CoreVerifier};
+use concordia_host::{verify_transcript_reader, ReadError, TranscriptFailure, TranscriptFormat};
 
 use crate::errors::ProtocolError;
 use crate::util::{parse, parse_keys};
@@ -82,4 +84,34 @@ pub fn verify_transcript(transcript_json: String, keys_json: String) -> Result<T
         crate::errors::with_context(mapped, &format!("message {i}"))
     })?;
     Ok(TranscriptSummary { count: v.count(), head: v.head().to_prefixed().as_str().to_string() })
+}
+
+/// Verifies the transcript in the file at `path` one message at a time, so memory is
+/// bounded by the largest message, whatever the transcript's length: a JSON array of
+/// signed messages (or an object whose `messages` member is one, read whole), or with
+/// `lines` JSON Lines, one message per line (blank lines skipped). An empty transcript
+/// verifies with a count of 0 and the genesis head.
+///
+/// Errors as [`verify_transcript`]: a failing message's error names its index
+/// (`message 3: ...`), and a file malformed after it is still `Input` (the whole file's
+/// verdict); malformed JSON is `Input` with the byte offset in the file (and `line N:` for
+/// JSON Lines), a file that is not a transcript `Schema`, a file that cannot be opened or
+/// read `Input`, memory exhaustion `Limit`.
+#[uniffi::export]
+pub fn verify_transcript_file(path: String, keys_json: String, lines: bool) -> Result<TranscriptSummary, ProtocolError> {
+    let keys = concordia_host::KeyMap::from_json(keys_json.as_bytes())?;
+    let io = |e: std::io::Error| ProtocolError::Input(format!("{path}: {e}"));
+    let file = std::fs::File::open(&path).map_err(io)?;
+    let format = if lines { TranscriptFormat::Lines } else { TranscriptFormat::Array };
+    match verify_transcript_reader(file, &keys, format, None) {
+        Ok(s) => Ok(TranscriptSummary { count: s.count, head: s.head.to_prefixed().as_str().to_string() }),
+        Err(TranscriptFailure::Message { index, error }) => {
+            Err(crate::errors::with_context(ProtocolError::from(error), &format!("message {index}")))
+        }
+        Err(TranscriptFailure::Parse { line: Some(line), error }) => {
+            Err(crate::errors::with_context(ProtocolError::from(error), &format!("line {line}")))
+        }
+        Err(TranscriptFailure::Read(ReadError::Io(e))) => Err(io(e)),
+        Err(failure) => Err(failure.error().map_or_else(|| ProtocolError::Input(failure.to_string()), ProtocolError::from)),
+    }
 }

@@ -341,6 +341,54 @@ def test_transcript_verifier_on_demo(demo):
         c.TranscriptVerifier("[]")
 
 
+def test_verify_transcript_file(demo, tmp_path):
+    """A transcript file read one message at a time: an array, JSON Lines, a wrapped object."""
+    att = json.loads(demo["attestation"])
+    want = c.TranscriptSummary(count=6, head=att["chain_head"])
+    msgs = demo["messages"]
+    array = tmp_path / "transcript.json"
+    array.write_text(demo["transcript"])
+    assert c.verify_transcript_file(str(array), demo["keys"], False) == want
+    lines = tmp_path / "transcript.jsonl"
+    lines.write_text("\n\n".join(msgs) + "\n")
+    assert c.verify_transcript_file(str(lines), demo["keys"], True) == want
+    wrapped = tmp_path / "wrapped.json"
+    wrapped.write_text('{"messages":' + demo["transcript"] + "}")
+    assert c.verify_transcript_file(str(wrapped), demo["keys"], False) == want
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    assert c.verify_transcript_file(str(empty), demo["keys"], False) == c.TranscriptSummary(count=0, head="sha256:" + "0" * 64)
+
+    # A message out of the chain names its index, in both formats.
+    skip = tmp_path / "skip.json"
+    skip.write_text("[" + ",".join([msgs[0], msgs[2]]) + "]")
+    with pytest.raises(c.ProtocolError.Binding, match="message 1"):
+        c.verify_transcript_file(str(skip), demo["keys"], False)
+    skip_lines = tmp_path / "skip.jsonl"
+    skip_lines.write_text(msgs[0] + "\n" + msgs[2] + "\n")
+    with pytest.raises(c.ProtocolError.Binding, match="message 1"):
+        c.verify_transcript_file(str(skip_lines), demo["keys"], True)
+    # ... but a file malformed after it is malformed (the whole file's verdict).
+    broken = tmp_path / "broken.json"
+    broken.write_text(skip.read_text() + ",")
+    with pytest.raises(c.ProtocolError.Input, match=f"at byte {len(skip.read_bytes())}:"):
+        c.verify_transcript_file(str(broken), demo["keys"], False)
+    # A line that does not parse is named.
+    bad_line = tmp_path / "bad.jsonl"
+    bad_line.write_text(msgs[0] + "\n{\n")
+    with pytest.raises(c.ProtocolError.Input, match="line 2"):
+        c.verify_transcript_file(str(bad_line), demo["keys"], True)
+    # Not a transcript, a missing file, keys that are not an object.
+    not_transcript = tmp_path / "object.json"
+    not_transcript.write_text('{"messages": 1}')
+    with pytest.raises(c.ProtocolError.Schema):
+        c.verify_transcript_file(str(not_transcript), demo["keys"], False)
+    with pytest.raises(c.ProtocolError.Input, match="missing.json"):
+        c.verify_transcript_file(str(tmp_path / "missing.json"), demo["keys"], False)
+    with pytest.raises(c.ProtocolError.Schema, match="keys must be an object"):
+        c.verify_transcript_file(str(array), "[]", False)
+
+
 # --------------------------------------------------------------------------- session + attestation
 
 

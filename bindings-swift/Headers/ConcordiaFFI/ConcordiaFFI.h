@@ -738,6 +738,11 @@ void uniffi_concordia_uniffi_fn_func_verify_profile(RustBuffer profile, RustBuff
 RustBuffer uniffi_concordia_uniffi_fn_func_verify_transcript(RustBuffer transcript_json, RustBuffer keys_json, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_VERIFY_TRANSCRIPT_FILE
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_VERIFY_TRANSCRIPT_FILE
+RustBuffer uniffi_concordia_uniffi_fn_func_verify_transcript_file(RustBuffer path, RustBuffer keys_json, int8_t lines, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_FFI_CONCORDIA_UNIFFI_RUSTBUFFER_ALLOC
 #define UNIFFI_FFIDEF_FFI_CONCORDIA_UNIFFI_RUSTBUFFER_ALLOC
 RustBuffer ffi_concordia_uniffi_rustbuffer_alloc(uint64_t size, RustCallStatus *_Nonnull out_status
@@ -1223,6 +1228,12 @@ uint16_t uniffi_concordia_uniffi_checksum_func_verify_profile(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_VERIFY_TRANSCRIPT
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_VERIFY_TRANSCRIPT
 uint16_t uniffi_concordia_uniffi_checksum_func_verify_transcript(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_VERIFY_TRANSCRIPT_FILE
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_VERIFY_TRANSCRIPT_FILE
+uint16_t uniffi_concordia_uniffi_checksum_func_verify_transcript_file(void
     
 );
 #endif

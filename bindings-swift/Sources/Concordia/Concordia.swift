@@ -6591,6 +6591,29 @@ public func verifyTranscript(transcriptJson: String, keysJson: String)throws  ->
     )
 })
 }
+/**
+ * Verifies the transcript in the file at `path` one message at a time, so memory is
+ * bounded by the largest message, whatever the transcript's length: a JSON array of
+ * signed messages (or an object whose `messages` member is one, read whole), or with
+ * `lines` JSON Lines, one message per line (blank lines skipped). An empty transcript
+ * verifies with a count of 0 and the genesis head.
+ *
+ * Errors as [`verify_transcript`]: a failing message's error names its index
+ * (`message 3: ...`), and a file malformed after it is still `Input` (the whole file's
+ * verdict); malformed JSON is `Input` with the byte offset in the file (and `line N:` for
+ * JSON Lines), a file that is not a transcript `Schema`, a file that cannot be opened or
+ * read `Input`, memory exhaustion `Limit`.
+ */
+public func verifyTranscriptFile(path: String, keysJson: String, lines: Bool)throws  -> TranscriptSummary  {
+    return try  FfiConverterTypeTranscriptSummary_lift(try rustCallWithError(FfiConverterTypeProtocolError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_verify_transcript_file(
+        FfiConverterString.lower(path),
+        FfiConverterString.lower(keysJson),
+        FfiConverterBool.lower(lines),uniffiCallStatus
+    )
+})
+}
 
 private enum InitializationResult {
     case ok
@@ -6719,6 +6742,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_verify_transcript() != 38694) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_verify_transcript_file() != 38046) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() != 16518) {

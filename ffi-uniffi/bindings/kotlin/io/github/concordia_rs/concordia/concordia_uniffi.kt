@@ -751,6 +751,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_verify_transcript(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_verify_transcript_file(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key(
@@ -1067,6 +1069,8 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_concordia_uniffi_fn_func_verify_transcript(`transcriptJson`: RustBuffer.ByValue,`keysJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_verify_transcript_file(`path`: RustBuffer.ByValue,`keysJson`: RustBuffer.ByValue,`lines`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun ffi_concordia_uniffi_rustbuffer_alloc(`size`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun ffi_concordia_uniffi_rustbuffer_from_bytes(`bytes`: ForeignBytes.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1298,6 +1302,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript() and 0xFFFF) != 38694) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript_file() and 0xFFFF) != 38046) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() and 0xFFFF) != 16518) {
@@ -7797,6 +7804,33 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
         
         FfiConverterString.lower(`transcriptJson`),
         FfiConverterString.lower(`keysJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Verifies the transcript in the file at `path` one message at a time, so memory is
+         * bounded by the largest message, whatever the transcript's length: a JSON array of
+         * signed messages (or an object whose `messages` member is one, read whole), or with
+         * `lines` JSON Lines, one message per line (blank lines skipped). An empty transcript
+         * verifies with a count of 0 and the genesis head.
+         *
+         * Errors as [`verify_transcript`]: a failing message's error names its index
+         * (`message 3: ...`), and a file malformed after it is still `Input` (the whole file's
+         * verdict); malformed JSON is `Input` with the byte offset in the file (and `line N:` for
+         * JSON Lines), a file that is not a transcript `Schema`, a file that cannot be opened or
+         * read `Input`, memory exhaustion `Limit`.
+         */
+    @Throws(ProtocolException::class) fun `verifyTranscriptFile`(`path`: kotlin.String, `keysJson`: kotlin.String, `lines`: kotlin.Boolean): TranscriptSummary {
+            return FfiConverterTypeTranscriptSummary.lift(
+    uniffiRustCallWithError(ProtocolException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_verify_transcript_file(
+    
+        
+        FfiConverterString.lower(`path`),
+        FfiConverterString.lower(`keysJson`),
+        FfiConverterBoolean.lower(`lines`),_status)
 }
     )
     }
