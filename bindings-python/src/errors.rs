@@ -235,23 +235,27 @@ pub fn new_err(e: Exc, message: impl Into<String>, reason_class: Option<&str>) -
 /// class (named by the core's `&'static str`, see `Session::apply`) get a class that is
 /// also the SDK's.
 pub fn exc_of(e: &Error) -> Exc {
+    // The details are the core's named constants, the same the core's one SDK table
+    // (`Error::sdk_exception`) reads: each class here is that SDK class or a subclass of it.
+    use concordia_core::error::detail::{
+        FROM_NOT_OBJECT, MESSAGE_NOT_OBJECT, NOT_CONCLUDED, OPEN_BODY_NOT_OBJECT, PREV_HASH, SENDER_MISSING,
+        SESSION_ID, SIGNATURE_ENCODING, SIGNATURE_MISSING, SIGNATURE_NOT_STRING, TERMS_UNSIZED, TYPE_MISSING,
+    };
     match e {
-        Error::Schema("signature missing" | "signature must be a string" | "from.agent_id") => Exc::MissingSignature,
-        Error::Encoding(what) if what.contains("signature") => Exc::SignatureEncoding,
-        Error::Schema("message must be an object" | "from must be an object" | "open body must be an object") => {
-            Exc::MessageShape
-        }
-        Error::Schema("type missing") => Exc::MissingMember,
-        Error::Schema("terms has no length") => Exc::UnsizedTerms,
-        Error::Transition("attestation needs a concluded session") => Exc::NotConcluded,
+        Error::Schema(SIGNATURE_MISSING | SIGNATURE_NOT_STRING | SENDER_MISSING) => Exc::MissingSignature,
+        Error::Encoding(SIGNATURE_ENCODING) => Exc::SignatureEncoding,
+        Error::Schema(MESSAGE_NOT_OBJECT | FROM_NOT_OBJECT | OPEN_BODY_NOT_OBJECT) => Exc::MessageShape,
+        Error::Schema(TYPE_MISSING) => Exc::MissingMember,
+        Error::Schema(TERMS_UNSIZED) => Exc::UnsizedTerms,
+        Error::Transition(NOT_CONCLUDED) => Exc::NotConcluded,
         Error::Json { .. } => Exc::InvalidJson,
         Error::Limit { .. } | Error::BufferTooSmall { .. } => Exc::Limit,
         Error::Encoding(_) => Exc::Encoding,
         Error::Signature | Error::UnknownKey => Exc::InvalidSignature,
         Error::Schema(_) => Exc::Schema,
         Error::Digest(_) => Exc::Digest,
-        Error::Binding("prev_hash") => Exc::ChainIntegrity,
-        Error::Binding("session_id") => Exc::SessionBinding,
+        Error::Binding(PREV_HASH) => Exc::ChainIntegrity,
+        Error::Binding(SESSION_ID) => Exc::SessionBinding,
         Error::Binding(_) => Exc::Binding,
         Error::Temporal(_) => Exc::Temporal,
         Error::Privacy(_) => Exc::Privacy,

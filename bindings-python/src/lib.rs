@@ -515,8 +515,9 @@ impl TranscriptVerifier {
 fn verify_transcript(py: Python<'_>, transcript_json: &[u8], public_keys: &Bound<'_, PyAny>) -> PyResult<(u64, String)> {
     let keys = owned_keys(Some(public_keys))?;
     let r = py.detach(|| {
+        // A transcript's array is a level of its own: each message gets the whole policy.
         let mut nodes = Nodes::new();
-        let doc = nodes.parse(transcript_json).map_err(|e| (0usize, e))?;
+        let doc = nodes.parse_transcript(transcript_json).map_err(|e| (0usize, e))?;
         message::verify_transcript(doc.root(), &keys).map(|v| (v.count(), v.head()))
     });
     match r {
@@ -546,7 +547,7 @@ fn role_of(obj: &Bound<'_, PyAny>) -> PyResult<Role> {
     }
 }
 
-type CoreSession = core_session::Session<8, 32>;
+type CoreSession = concordia_host::HostSession;
 
 /// A negotiation session (SPEC §5) over the core's state machine: up to 8 parties.
 #[pyclass(module = "concordia_rs")]
@@ -838,16 +839,7 @@ fn generate_attestation<'py>(
     let out = with_optional_doc(refs_text.as_deref(), |references| {
         with_optional_doc(vt_text.as_deref(), |validity_temporal| {
             let extras = attestation::Extras { references, validity_temporal };
-            let mut out = vec![0u8; 4096];
-            let n = match attestation::generate_with(&session.inner, &params, &extras, &signer, &mut out) {
-                Err(Error::BufferTooSmall { needed }) => {
-                    out.resize(needed, 0);
-                    core(attestation::generate_with(&session.inner, &params, &extras, &signer, &mut out))?
-                }
-                other => core(other)?,
-            };
-            out.truncate(n);
-            Ok(out)
+            core(write_vec(4096, |buf| attestation::generate_with(&session.inner, &params, &extras, &signer, buf)))
         })
     })?;
     py.import("json")?.call_method1("loads", (PyBytes::new(py, &out),))

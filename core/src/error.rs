@@ -266,6 +266,9 @@ pub mod detail {
     pub const SIGNATURE_MISSING: &str = "signature missing";
     /// `Schema`: a `signature` that is not a string (SDK: `InvalidSignatureError`).
     pub const SIGNATURE_NOT_STRING: &str = "signature must be a string";
+    /// `Encoding`: a signature text that is not the one spelling of 64 bytes (SDK:
+    /// `InvalidSignatureError`; its `verify_signature` says False).
+    pub const SIGNATURE_ENCODING: &str = "signature";
     /// `Schema`: no string `from.agent_id` (SDK: `InvalidSignatureError`).
     pub const SENDER_MISSING: &str = "from.agent_id";
     /// `Schema`: the message is not an object (SDK: `AttributeError`).
@@ -338,6 +341,7 @@ impl Error {
         use detail::*;
         match *self {
             Error::Schema(SIGNATURE_MISSING | SIGNATURE_NOT_STRING | SENDER_MISSING) => SdkException::InvalidSignature,
+            Error::Encoding(SIGNATURE_ENCODING) => SdkException::InvalidSignature,
             Error::Schema(MESSAGE_NOT_OBJECT | FROM_NOT_OBJECT | OPEN_BODY_NOT_OBJECT) => SdkException::AttributeError,
             Error::Schema(TYPE_MISSING) => SdkException::KeyError,
             Error::Schema(TERMS_UNSIZED) => SdkException::TypeError,
@@ -349,10 +353,7 @@ impl Error {
                 Class::Signature => SdkException::InvalidSignature,
                 Class::Binding => SdkException::ChainIntegrity,
                 Class::Transition => SdkException::InvalidTransition,
-                _ => match self {
-                    Error::Encoding(_) => SdkException::InvalidSignature,
-                    _ => SdkException::ValueError,
-                },
+                _ => SdkException::ValueError,
             },
         }
     }
@@ -372,7 +373,8 @@ mod sdk_exception_tests {
             (Error::Schema(SENDER_MISSING), "InvalidSignatureError"),
             (Error::Signature, "InvalidSignatureError"),
             (Error::UnknownKey, "InvalidSignatureError"),
-            (Error::Encoding("signature"), "InvalidSignatureError"),
+            (Error::Encoding(SIGNATURE_ENCODING), "InvalidSignatureError"),
+            (Error::Encoding("hex character"), "ValueError"),
             (Error::Schema(MESSAGE_NOT_OBJECT), "AttributeError"),
             (Error::Schema(FROM_NOT_OBJECT), "AttributeError"),
             (Error::Schema(OPEN_BODY_NOT_OBJECT), "AttributeError"),

@@ -51,13 +51,14 @@ pub fn message_hash(message: Value<'_>) -> Digest {
 /// Reads a base64url signature held in a JSON string.
 ///
 /// # Errors
-/// [`Error::Schema`] when `value` is not a string, [`Error::Encoding`] when it does not
-/// decode to 64 bytes.
+/// [`Error::Schema`] when `value` is not a string; `Encoding(detail::SIGNATURE_ENCODING)`
+/// for any text that is not the one spelling of 64 bytes ([`Signature::from_b64url`]).
 pub fn signature_from_value(value: Value<'_>) -> Result<Signature> {
-    let s = value.as_str().ok_or(Error::Schema(crate::error::detail::SIGNATURE_NOT_STRING))?;
+    use crate::error::detail::{SIGNATURE_ENCODING, SIGNATURE_NOT_STRING};
+    let s = value.as_str().ok_or(Error::Schema(SIGNATURE_NOT_STRING))?;
     let mut buf = [0u8; 128];
-    let text = s.decode_into(&mut buf).map_err(|_| Error::Encoding("signature"))?;
-    Signature::from_b64url(text)
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Encoding(SIGNATURE_ENCODING))?;
+    Signature::from_b64url(text).map_err(|_| Error::Encoding(SIGNATURE_ENCODING))
 }
 
 /// Reads a base64url Ed25519 public key held in a JSON string.
