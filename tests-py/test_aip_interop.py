@@ -138,14 +138,17 @@ def test_pyhpke_sealed_envelope_opens_with_core(parties: dict[str, Path]) -> Non
     env["sig"] = b64u(sk.sign(rfc8785.dumps(env)))
     path = parties["dir"] / "py-env.json"
     path.write_text(json.dumps(env, indent=2))
-    out = cli("aip", "open", "--key", str(parties["etagi_key"]), "--from", str(parties["alice_doc"]), str(path))
+    # The envelope has a fixed created_at: open it at that time (the default is the clock).
+    now = ("--now", "2026-05-10T14:25:01Z")
+    out = cli("aip", "open", "--key", str(parties["etagi_key"]), "--from", str(parties["alice_doc"]), *now, str(path))
     assert out.stdout == body
     # Re-signed with a moved header field the body no longer opens (exit 1).
     env2 = dict(env, type="aip.commerce.offer.request")
     del env2["sig"]
     env2["sig"] = b64u(sk.sign(rfc8785.dumps(env2)))
     path.write_text(json.dumps(env2))
-    assert cli("aip", "open", "--key", str(parties["etagi_key"]), "--from", str(parties["alice_doc"]), str(path), check=False).returncode == 1
+    moved = cli("aip", "open", "--key", str(parties["etagi_key"]), "--from", str(parties["alice_doc"]), *now, str(path), check=False)
+    assert moved.returncode == 1 and b"temporal" not in moved.stderr, moved.stderr
 
 
 # ---- eddsa-jcs-2022 ----
