@@ -149,7 +149,7 @@ python_tests() {
 
 wrapper_tests() {
     local script
-    for script in tools/ci/ffi-c.sh tools/ci/python.sh tools/ci/uniffi.sh; do
+    for script in tools/ci/ffi-c.sh tools/ci/python.sh tools/ci/uniffi.sh tools/ci/verdict.sh; do
         if [[ -x $script ]]; then
             step "$script"
         fi

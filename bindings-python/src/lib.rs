@@ -530,6 +530,48 @@ fn verify_transcript(py: Python<'_>, transcript_json: &[u8], public_keys: &Bound
     }
 }
 
+/// `verify_transcript_file(path, public_keys, *, lines=False, max_input=None) -> (count,
+/// head)`: a transcript file (a JSON array of messages, or JSON Lines with `lines=True`)
+/// verified one message at a time, with memory bounded by the largest message (the host
+/// layer's `verify_transcript_reader`, the same the CLI's `chain verify` uses), GIL
+/// released. A failing message raises its exception with `index` set; an unreadable file
+/// `OSError`; input beyond `max_input` bytes or memory `LimitError`/`MemoryError`.
+#[pyfunction]
+#[pyo3(signature = (path, public_keys, *, lines = false, max_input = None))]
+fn verify_transcript_file(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    public_keys: &Bound<'_, PyAny>,
+    lines: bool,
+    max_input: Option<u64>,
+) -> PyResult<(u64, String)> {
+    use concordia_host::{verify_transcript_reader, ReadError, TranscriptFailure, TranscriptFormat};
+    let keys = owned_keys(Some(public_keys))?;
+    let format = if lines { TranscriptFormat::Lines } else { TranscriptFormat::Array };
+    let r = py.detach(|| {
+        let file = std::fs::File::open(&path).map_err(|e| TranscriptFailure::Read(ReadError::Io(e)))?;
+        verify_transcript_reader(std::io::BufReader::new(file), &keys, format, max_input)
+    });
+    match r {
+        Ok(s) => Ok((s.count, s.head.to_prefixed().as_str().to_owned())),
+        Err(TranscriptFailure::Read(ReadError::Io(e))) => Err(e.into()),
+        Err(failure) => {
+            let index = match &failure {
+                TranscriptFailure::Message { index, .. } => Some(*index),
+                _ => None,
+            };
+            let err = match failure.error() {
+                Some(e) => core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::Concordia, failure.to_string(), None)),
+                None => new_err(Exc::Concordia, failure.to_string(), None),
+            };
+            if let Some(i) = index {
+                let _ = err.value(py).setattr("index", i);
+            }
+            Err(err)
+        }
+    }
+}
+
 fn enum_value(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(s.to_cow()?.into_owned());
@@ -882,6 +924,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_profile, m)?)?;
     m.add_function(wrap_pyfunction!(profile_names, m)?)?;
     m.add_function(wrap_pyfunction!(verify_transcript, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_transcript_file, m)?)?;
     m.add_function(wrap_pyfunction!(generate_attestation, m)?)?;
     Ok(())
 }

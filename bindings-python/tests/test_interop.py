@@ -134,6 +134,37 @@ def test_envelopes_and_chains_validate_under_the_other(parties, side) -> None:
     assert e.value.reason_class == "binding"
 
 
+def test_transcript_files_stream(parties, tmp_path) -> None:
+    kps = {k: v[0] for k, v in parties.items()}
+    msgs = chain_by(sdk_message.build_envelope, kps, 30)
+    pub = {k: v[0].public_key for k, v in parties.items()}
+    head = sdk_message.compute_hash(msgs[-1])
+    array = tmp_path / "t.json"
+    array.write_text(json.dumps(msgs))
+    lines = tmp_path / "t.jsonl"
+    lines.write_text("\n".join(json.dumps(m) for m in msgs) + "\n")
+    wrapped = tmp_path / "w.json"
+    wrapped.write_text(json.dumps({"messages": msgs}))
+    assert rs.verify_transcript_file(array, pub) == (30, head)
+    assert rs.verify_transcript_file(str(lines), pub, lines=True) == (30, head)
+    assert rs.verify_transcript_file(wrapped, pub) == (30, head)
+    broken = [dict(m) for m in msgs]
+    broken[7]["prev_hash"] = rs.GENESIS_HASH
+    array.write_text(json.dumps(broken))
+    with pytest.raises(rs.ChainIntegrityError) as e:
+        rs.verify_transcript_file(array, pub)
+    assert e.value.index == 7
+    # A malformed file after the failing message is an input error, as when read whole.
+    array.write_text(json.dumps(broken)[:-1])
+    with pytest.raises(rs.InvalidJsonError):
+        rs.verify_transcript_file(array, pub)
+    array.write_text(json.dumps(msgs))
+    with pytest.raises(rs.LimitError):
+        rs.verify_transcript_file(array, pub, max_input=1000)
+    with pytest.raises(OSError):
+        rs.verify_transcript_file(tmp_path / "missing.json", pub)
+
+
 def negotiation(builder, kps, session_prev):
     """open, accept_session, offer, counter, accept: (sender, type, body) steps."""
     steps = [

@@ -658,12 +658,12 @@ def test_a_every_surface_same_verdict(corpus: list[Input], run: dict[str, dict[s
 
 
 def test_b_never_more_lenient_than_references(corpus: list[Input], run: dict[str, dict[str, str]]) -> None:
+    # The SDK under accelerate() is not one of our surfaces: it keeps the SDK's answers by
+    # design (ADR 0004), which test_c checks; our own surfaces are checked here.
     bad = []
     for i in corpus:
         v = run[i.name]
         lenient = sorted(s for s, x in ours_of(v).items() if x == ACCEPT)
-        if v[ACCELERATED] == ACCEPT:
-            lenient.append(ACCELERATED)
         if not lenient:
             continue
         refused_by = [r for r in REFERENCES if v[r] == REJECT]

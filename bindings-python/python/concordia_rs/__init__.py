@@ -66,6 +66,7 @@ from ._native import (
     verify_profile,
     verify_signature,
     verify_transcript,
+    verify_transcript_file,
 )
 
 __all__ = [
@@ -121,6 +122,7 @@ __all__ = [
     "verify_profile",
     "verify_signature",
     "verify_transcript",
+    "verify_transcript_file",
 ]
 
 

@@ -1,5 +1,6 @@
 # Hand-written stubs for the native module concordia_rs._native (kept in sync by
 # `python -m mypy.stubtest concordia_rs._native` in tools/ci/python.sh).
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Optional, Union, final
 
@@ -52,6 +53,7 @@ __all__ = [
     "verify_profile",
     "profile_names",
     "verify_transcript",
+    "verify_transcript_file",
     "generate_attestation",
 ]
 
@@ -235,6 +237,13 @@ def verify_attestation(
 def verify_profile(name: str, input: Any, context: Any, now: Optional[float] = None) -> None: ...
 def profile_names() -> list[str]: ...
 def verify_transcript(transcript_json: bytes, public_keys: Mapping[str, _AnyPublicKey]) -> tuple[int, str]: ...
+def verify_transcript_file(
+    path: str | os.PathLike[str],
+    public_keys: Mapping[str, _AnyPublicKey],
+    *,
+    lines: bool = False,
+    max_input: int | None = None,
+) -> tuple[int, str]: ...
 def generate_attestation(
     session: Session,
     key_pairs: Mapping[str, _AnyKeyPair],
