@@ -55,13 +55,21 @@ impl ReplayWindow {
         if capacity == 0 || capacity > MAX_CAPACITY {
             return Err(new_err(Exc::InvalidArgument, "capacity must be 1 to 16777216", Some("input")));
         }
-        Ok(ReplayWindow { inner: CoreWindow::new_in(slots(capacity, IdSlot::EMPTY)?, slots(capacity, TimeSlot::EMPTY)?) })
+        Ok(ReplayWindow {
+            inner: CoreWindow::new_in(slots(capacity, IdSlot::EMPTY)?, slots(capacity, TimeSlot::EMPTY)?),
+        })
     }
 
     /// Checks one delivery of message `message_id` (a lowercase UUID v4) created at
     /// `created_at` (RFC 3339) against `now` (Unix seconds; default: the clock).
     #[pyo3(signature = (message_id, created_at, now = None))]
-    fn check(&mut self, py: Python<'_>, message_id: &str, created_at: &str, now: Option<f64>) -> PyResult<&'static str> {
+    fn check(
+        &mut self,
+        py: Python<'_>,
+        message_id: &str,
+        created_at: &str,
+        now: Option<f64>,
+    ) -> PyResult<&'static str> {
         let id = core(envelope::parse_uuid_v4(message_id))?;
         let created = core(envelope::parse_rfc3339(created_at))?;
         let now = time_or_now(py, now)?;

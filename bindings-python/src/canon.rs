@@ -148,7 +148,9 @@ fn surrogate_value_error(s: &Bound<'_, PyString>) -> PyErr {
 
 fn surrogate_key_error(s: &Bound<'_, PyString>) -> PyErr {
     match first_surrogate(s) {
-        Ok((i, _)) => PyUnicodeEncodeError::new_err(("utf-16-be", s.clone().unbind(), i, i + 1, "surrogates not allowed")),
+        Ok((i, _)) => {
+            PyUnicodeEncodeError::new_err(("utf-16-be", s.clone().unbind(), i, i + 1, "surrogates not allowed"))
+        }
         Err(e) => e,
     }
 }
@@ -162,7 +164,13 @@ fn special_float_error(v: f64) -> PyErr {
     if v == 0.0 {
         return new_err(Exc::Canonicalization, "Cannot serialize negative zero (-0.0)", Some("input"));
     }
-    let shown = if v.is_nan() { "nan" } else if v > 0.0 { "inf" } else { "-inf" };
+    let shown = if v.is_nan() {
+        "nan"
+    } else if v > 0.0 {
+        "inf"
+    } else {
+        "-inf"
+    };
     new_err(Exc::Canonicalization, format!("Cannot serialize special float: {shown}"), Some("input"))
 }
 
@@ -194,11 +202,8 @@ pub fn check_special_floats<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: 
         }
     } else if let Ok(d) = obj.cast::<PyDict>() {
         for (k, v) in items(d) {
-            let dropped = k
-                .cast::<PyString>()
-                .ok()
-                .and_then(utf8)
-                .is_some_and(|name| !rule.keep(depth + 1, Str::decoded(&name)));
+            let dropped =
+                k.cast::<PyString>().ok().and_then(utf8).is_some_and(|name| !rule.keep(depth + 1, Str::decoded(&name)));
             if !dropped {
                 check_special_floats(&v, rule, depth + 1)?;
             }

@@ -12,7 +12,9 @@
 
 use concordia_core::error::Class;
 use concordia_core::Error;
-use pyo3::exceptions::{PyAttributeError, PyException, PyKeyError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyAttributeError, PyException, PyKeyError, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};

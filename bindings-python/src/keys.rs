@@ -163,7 +163,11 @@ pub fn key_pair_of(obj: &Bound<'_, PyAny>) -> PyResult<CoreKeyPair> {
     if let Ok(kp) = obj.cast::<KeyPair>() {
         return Ok(kp.get().inner.clone());
     }
-    let private = if obj.hasattr("private_bytes_raw")? { obj.clone() } else { obj.getattr("private_key").ok().unwrap_or_else(|| obj.clone()) };
+    let private = if obj.hasattr("private_bytes_raw")? {
+        obj.clone()
+    } else {
+        obj.getattr("private_key").ok().unwrap_or_else(|| obj.clone())
+    };
     if let Ok(raw) = private.call_method0("private_bytes_raw") {
         if let Ok(b) = raw.cast::<PyBytes>() {
             if let Ok(seed) = <[u8; 32]>::try_from(b.as_bytes()) {

@@ -16,7 +16,7 @@ use concordia_core::attestation::{self, Params, SetBinding, Validity};
 use concordia_core::digest;
 use concordia_core::json::{Options, Str, Value};
 use concordia_core::message::{self, KeyResolver, GENESIS_HASH};
-use concordia_core::preimage::{Countersign, WithoutSignature, Whole};
+use concordia_core::preimage::{Countersign, Whole, WithoutSignature};
 use concordia_core::profiles::{self, Profile, VerifyOptions};
 use concordia_core::session::{self as core_session, Role, State, Timing};
 use concordia_core::sign::{self, PublicKey as CorePublicKey, Signature};
@@ -101,7 +101,11 @@ fn compute_hash(message: &Bound<'_, PyAny>) -> PyResult<String> {
 fn sign_message(data: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>, alg: &str) -> PyResult<String> {
     require_items(data)?;
     if alg != "EdDSA" {
-        return Err(new_err(Exc::InvalidArgument, format!("Unsupported algorithm: {alg} (concordia_rs signs EdDSA only)"), Some("input")));
+        return Err(new_err(
+            Exc::InvalidArgument,
+            format!("Unsupported algorithm: {alg} (concordia_rs signs EdDSA only)"),
+            Some("input"),
+        ));
     }
     let preimage = canon::to_vec(data, &WithoutSignature)?;
     let kp = key_pair_of(key_pair)?;
@@ -111,7 +115,13 @@ fn sign_message(data: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>, alg: &str)
 /// An SDK `AgentIdentity.to_dict()`: a mapping of `agent_id` and optionally
 /// `principal_id`, both str, and nothing else (what the core's envelope `Party` writes).
 fn party_fields(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(String, Option<String>)> {
-    let bad = || new_err(Exc::InvalidArgument, format!("{what} must be {{\"agent_id\": str, \"principal_id\": str}} (principal_id optional)"), Some("input"));
+    let bad = || {
+        new_err(
+            Exc::InvalidArgument,
+            format!("{what} must be {{\"agent_id\": str, \"principal_id\": str}} (principal_id optional)"),
+            Some("input"),
+        )
+    };
     let mut agent_id = None;
     let mut principal_id = None;
     for item in obj.call_method0("items")?.try_iter()? {
@@ -176,7 +186,8 @@ fn sign_envelope(
     let body_text = canon::to_vec(body, &Whole)?;
     let mut body_nodes = Nodes::new();
     let body_doc = core(body_nodes.parse(&body_text))?;
-    let mut env = message::Envelope::new(message_type, message_id, session_id, timestamp, party(&from), body_doc.root());
+    let mut env =
+        message::Envelope::new(message_type, message_id, session_id, timestamp, party(&from), body_doc.root());
     env.prev_hash = prev;
     env.to = &to;
     env.in_reply_to = in_reply_to;
@@ -197,7 +208,12 @@ fn sign_envelope(
 /// bad input (as the SDK), only for a `data` without `items()`.
 #[pyfunction]
 #[pyo3(signature = (data, signature, public_key, alg = "EdDSA"))]
-fn verify_signature(data: &Bound<'_, PyAny>, signature: &Bound<'_, PyAny>, public_key: &Bound<'_, PyAny>, alg: &str) -> PyResult<bool> {
+fn verify_signature(
+    data: &Bound<'_, PyAny>,
+    signature: &Bound<'_, PyAny>,
+    public_key: &Bound<'_, PyAny>,
+    alg: &str,
+) -> PyResult<bool> {
     require_items(data)?;
     if alg != "EdDSA" {
         return Ok(false);
@@ -313,7 +329,10 @@ impl AttestationResult {
         self.valid
     }
     fn __repr__(&self) -> String {
-        format!("AttestationResult(valid={}, errors={:?}, set_binding_state={:?})", self.valid, self.errors, self.set_binding_state)
+        format!(
+            "AttestationResult(valid={}, errors={:?}, set_binding_state={:?})",
+            self.valid, self.errors, self.set_binding_state
+        )
     }
 }
 
@@ -512,7 +531,11 @@ impl TranscriptVerifier {
 /// `verify_transcript(transcript_json, public_keys) -> (count, head)`: a whole transcript
 /// held as a JSON array text, verified with the GIL released.
 #[pyfunction]
-fn verify_transcript(py: Python<'_>, transcript_json: &[u8], public_keys: &Bound<'_, PyAny>) -> PyResult<(u64, String)> {
+fn verify_transcript(
+    py: Python<'_>,
+    transcript_json: &[u8],
+    public_keys: &Bound<'_, PyAny>,
+) -> PyResult<(u64, String)> {
     let keys = owned_keys(Some(public_keys))?;
     let r = py.detach(|| {
         // A transcript's array is a level of its own: each message gets the whole policy.
@@ -561,7 +584,9 @@ fn verify_transcript_file(
                 _ => None,
             };
             let err = match failure.error() {
-                Some(e) => core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::Concordia, failure.to_string(), None)),
+                Some(e) => {
+                    core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::Concordia, failure.to_string(), None))
+                }
                 None => new_err(Exc::Concordia, failure.to_string(), None),
             };
             if let Some(i) = index {
@@ -618,7 +643,11 @@ fn timing_of(timing: Option<&Bound<'_, PyAny>>) -> PyResult<Timing> {
             },
         }
     };
-    Ok(Timing::from_real(get("session_ttl", d.session_ttl)?, get("offer_ttl", d.offer_ttl)?, get("max_rounds", d.max_rounds)?))
+    Ok(Timing::from_real(
+        get("session_ttl", d.session_ttl)?,
+        get("offer_ttl", d.offer_ttl)?,
+        get("max_rounds", d.max_rounds)?,
+    ))
 }
 
 /// Calls a Python resolver for the key of an agent; remembers the first Python error.
@@ -647,7 +676,12 @@ impl Session {
     /// `session_ttl`, `offer_ttl`, `max_rounds`; `created_at` defaults to now (Unix seconds).
     #[new]
     #[pyo3(signature = (session_id = None, timing = None, created_at = None))]
-    fn new(py: Python<'_>, session_id: Option<String>, timing: Option<&Bound<'_, PyAny>>, created_at: Option<f64>) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        session_id: Option<String>,
+        timing: Option<&Bound<'_, PyAny>>,
+        created_at: Option<f64>,
+    ) -> PyResult<Self> {
         let id = match session_id {
             Some(s) if !s.is_empty() => s,
             _ => {
@@ -659,12 +693,20 @@ impl Session {
             Some(t) => timestamp_of(t)?,
             None => now_ts(py)?,
         };
-        Ok(Session { inner: core(CoreSession::new(&id, timing_of(timing)?, created))?, transcript: PyList::empty(py).unbind() })
+        Ok(Session {
+            inner: core(CoreSession::new(&id, timing_of(timing)?, created))?,
+            transcript: PyList::empty(py).unbind(),
+        })
     }
 
     /// Registers a party; `role` is an SDK `PartyRole` or its value; `public_key` any key form.
     #[pyo3(signature = (agent_id, role, public_key = None))]
-    fn add_party(&mut self, agent_id: &str, role: &Bound<'_, PyAny>, public_key: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn add_party(
+        &mut self,
+        agent_id: &str,
+        role: &Bound<'_, PyAny>,
+        public_key: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let key = match public_key.filter(|k| !k.is_none()) {
             Some(k) => Some(public_key_of(k)?.ok_or_else(|| PyTypeError::new_err("public_key is not an Ed25519 key"))?),
             None => None,
@@ -701,7 +743,8 @@ impl Session {
         let state = with_doc(&text, &Options::default(), |v| {
             // The resolver is authoritative (core `Session::apply`); the registered keys
             // stand in only when the caller gave none.
-            let r = if resolver.f.is_some() { inner.apply(v, &resolver, now) } else { inner.apply(v, &registered, now) };
+            let r =
+                if resolver.f.is_some() { inner.apply(v, &resolver, now) } else { inner.apply(v, &registered, now) };
             if let Some(e) = resolver.err.borrow_mut().take() {
                 return Err(e);
             }
@@ -818,9 +861,10 @@ impl attestation::Signer for PySigner {
 /// floats, so that the core reads `3.0` as the SDK's `isinstance(x, int)` does); a value
 /// `json` cannot write is a `ValueError`, as the SDK's checks raise.
 fn data_json(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    let text = obj.py().import("json")?.call_method1("dumps", (obj,)).map_err(|e| {
-        new_err(Exc::InvalidArgument, format!("not JSON data: {}", e.value(obj.py())), Some("input"))
-    })?;
+    let text =
+        obj.py().import("json")?.call_method1("dumps", (obj,)).map_err(|e| {
+            new_err(Exc::InvalidArgument, format!("not JSON data: {}", e.value(obj.py())), Some("input"))
+        })?;
     Ok(text.extract::<String>()?.into_bytes())
 }
 
@@ -894,7 +938,10 @@ fn genesis() -> String {
 
 /// Session states, for callers comparing `Session.state`.
 fn states() -> Vec<&'static str> {
-    [State::Proposed, State::Active, State::Agreed, State::Rejected, State::Expired, State::Dormant].iter().map(|s| s.as_str()).collect()
+    [State::Proposed, State::Active, State::Agreed, State::Rejected, State::Expired, State::Dormant]
+        .iter()
+        .map(|s| s.as_str())
+        .collect()
 }
 
 #[pymodule]

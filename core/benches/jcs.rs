@@ -29,11 +29,7 @@ fn check_agreement(corpus: &[String]) {
         let a = serde_jcs::to_vec(&v).unwrap();
         let b = serde_json_canonicalizer::to_vec(&v).unwrap();
         assert_eq!(&out[..n], &a[..], "serde_jcs disagrees on {m}");
-        assert_eq!(
-            &out[..n],
-            &b[..],
-            "serde_json_canonicalizer disagrees on {m}"
-        );
+        assert_eq!(&out[..n], &b[..], "serde_json_canonicalizer disagrees on {m}");
     }
 }
 
@@ -44,11 +40,7 @@ fn canonicalize(c: &mut Criterion) {
     eprintln!(
         "corpus: {COUNT} messages, {bytes} bytes, {:.0} bytes/message, {} non-ASCII bytes",
         bytes as f64 / COUNT as f64,
-        corpus
-            .iter()
-            .flat_map(|m| m.bytes())
-            .filter(|b| *b >= 0x80)
-            .count()
+        corpus.iter().flat_map(|m| m.bytes()).filter(|b| *b >= 0x80).count()
     );
 
     let mut g = c.benchmark_group("canonicalize_2k");
@@ -107,23 +99,15 @@ fn canonicalize(c: &mut Criterion) {
         b.iter(|| {
             let mut total = 0;
             for m in &corpus {
-                total += json::parse(black_box(m.as_bytes()), &mut nodes)
-                    .unwrap()
-                    .node_count();
+                total += json::parse(black_box(m.as_bytes()), &mut nodes).unwrap().node_count();
             }
             total
         });
     });
     // Parse every message once into its own tape, then time only the writer.
-    let mut tapes: Vec<Vec<json::Node>> = corpus
-        .iter()
-        .map(|m| vec![json::Node::EMPTY; m.len() / 2 + 2])
-        .collect();
-    let docs: Vec<json::Doc<'_>> = tapes
-        .iter_mut()
-        .zip(&corpus)
-        .map(|(t, m)| json::parse(m.as_bytes(), t).unwrap())
-        .collect();
+    let mut tapes: Vec<Vec<json::Node>> = corpus.iter().map(|m| vec![json::Node::EMPTY; m.len() / 2 + 2]).collect();
+    let docs: Vec<json::Doc<'_>> =
+        tapes.iter_mut().zip(&corpus).map(|(t, m)| json::parse(m.as_bytes(), t).unwrap()).collect();
     g.bench_function("write_only", |b| {
         b.iter(|| {
             let mut total = 0;

@@ -36,11 +36,7 @@ fn sign_verify(c: &mut Criterion) {
     let pre_len = jcs::write_to_slice_with(doc.root(), &WithoutSignature, &mut pre).unwrap();
     let preimage = pre[..pre_len].to_vec();
     let sig = kp.sign(&preimage);
-    eprintln!(
-        "signed message: {} bytes, preimage {} bytes",
-        signed.len(),
-        preimage.len()
-    );
+    eprintln!("signed message: {} bytes, preimage {} bytes", signed.len(), preimage.len());
 
     let mut g = c.benchmark_group("sign_1k7");
     g.throughput(Throughput::Elements(1));
@@ -58,9 +54,7 @@ fn sign_verify(c: &mut Criterion) {
             sign_object(doc.root(), &kp, &mut buf).unwrap()
         });
     });
-    g.bench_function("ed25519_sign_only", |b| {
-        b.iter(|| kp.sign(black_box(&preimage)))
-    });
+    g.bench_function("ed25519_sign_only", |b| b.iter(|| kp.sign(black_box(&preimage))));
     g.finish();
 
     let mut g = c.benchmark_group("verify_1k7");

@@ -93,9 +93,9 @@ pub struct Params<'a> {
 mod extras;
 
 pub use extras::{
-    check_references, validity_from_json, MAX_REFERENCES, MAX_REFERENCE_EXTENSIONS_BYTES, MAX_REFERENCE_EXTENSIONS_DEPTH,
-    MAX_REFERENCE_EXTENSIONS_NODES, MAX_REFERENCE_ID_LENGTH, MAX_REFERENCE_OPTIONAL_STRING_LENGTH,
-    MAX_REFERENCE_RELATIONSHIP_LENGTH, MAX_REFERENCE_TYPE_LENGTH,
+    check_references, validity_from_json, MAX_REFERENCES, MAX_REFERENCE_EXTENSIONS_BYTES,
+    MAX_REFERENCE_EXTENSIONS_DEPTH, MAX_REFERENCE_EXTENSIONS_NODES, MAX_REFERENCE_ID_LENGTH,
+    MAX_REFERENCE_OPTIONAL_STRING_LENGTH, MAX_REFERENCE_RELATIONSHIP_LENGTH, MAX_REFERENCE_TYPE_LENGTH,
 };
 
 /// Members a caller supplies as JSON (for hosts whose callers hold them as data, as the
@@ -232,7 +232,8 @@ fn check_params(p: &Params<'_>) -> Result<()> {
         let ok = !c.is_empty()
             && c.len() <= MAX_CATEGORY_LENGTH
             && c.split('.').all(|seg| {
-                !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+                !seg.is_empty()
+                    && seg.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
             });
         if !ok {
             return Err(Error::InvalidArgument("category must be a dotted lowercase path of at most 64 characters"));
@@ -292,7 +293,11 @@ fn write_sig<S: Sink + ?Sized>(sig: Option<&Signature>, s: &mut S) -> Result<()>
 }
 
 /// `{"agent_id","behavior","role"[,"signature"]}` in canonical order.
-fn write_party<const T: usize, S: Sink + ?Sized>(p: &Party<T>, sig: Option<Option<&Signature>>, s: &mut S) -> Result<()> {
+fn write_party<const T: usize, S: Sink + ?Sized>(
+    p: &Party<T>,
+    sig: Option<Option<&Signature>>,
+    s: &mut S,
+) -> Result<()> {
     write_str_member(true, "agent_id", p.agent_id(), s)?;
     write_key("behavior", s)?;
     write_behavior(p.behavior(), s)?;
@@ -350,7 +355,9 @@ impl<const P: usize, const T: usize> Doc<'_, P, T> {
                 .parties()
                 .iter()
                 .enumerate()
-                .filter(|(i, p)| counter.get(*i).is_some_and(Option::is_some) && last.is_none_or(|l| utf16_lt(l, p.agent_id())))
+                .filter(|(i, p)| {
+                    counter.get(*i).is_some_and(Option::is_some) && last.is_none_or(|l| utf16_lt(l, p.agent_id()))
+                })
                 .min_by(|a, b| utf16_cmp(a.1.agent_id(), b.1.agent_id()))
             {
                 if written > 0 {
@@ -533,13 +540,21 @@ pub fn round_half_even(x: f64, digits: u32) -> f64 {
         let q = scaled >> shift;
         let rem = scaled - (q << shift);
         let half = 1u128 << (shift - 1);
-        if rem > half || (rem == half && q & 1 == 1) { q + 1 } else { q }
+        if rem > half || (rem == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
     };
     if q >= (1 << 53) {
         return x;
     }
     let r = q as f64 / scale as f64;
-    if x < 0.0 { -r } else { r }
+    if x < 0.0 {
+        -r
+    } else {
+        r
+    }
 }
 
 /// What [`verify`] established.
@@ -607,7 +622,8 @@ pub fn set_binding_fields(record: Value<'_>) -> Result<Option<SetBindingFields>>
     let head = record.get("chain_head").and_then(|h| h.as_plain_str()).ok_or(Error::Schema("chain_head"))?;
     let chain_head = crate::digest::Digest::parse_prefixed(head).map_err(|_| Error::Schema("chain_head"))?;
     let count = record.get("message_count").filter(|c| c.is_integer_literal()).and_then(|c| c.as_i64());
-    let message_count = count.and_then(|c| u64::try_from(c).ok()).filter(|&c| c >= 1).ok_or(Error::Schema("message_count"))?;
+    let message_count =
+        count.and_then(|c| u64::try_from(c).ok()).filter(|&c| c >= 1).ok_or(Error::Schema("message_count"))?;
     Ok(Some(SetBindingFields { message_count, chain_head }))
 }
 
@@ -648,7 +664,8 @@ pub fn verify(attestation: Value<'_>, keys: Value<'_>, transcript: Option<Value<
         None => SetBinding::LegacyUnbound,
         Some(fields) => match transcript {
             Some(messages) => {
-                let chain = crate::message::verify_transcript(messages, &crate::message::KeyMap(keys)).map_err(|(_, e)| e)?;
+                let chain =
+                    crate::message::verify_transcript(messages, &crate::message::KeyMap(keys)).map_err(|(_, e)| e)?;
                 fields.check(chain.count(), &chain.head())?;
                 SetBinding::Bound
             }

@@ -70,9 +70,7 @@ impl Digest {
     /// # Errors
     /// [`Error::Encoding`]`("sha256 digest")` for anything else.
     pub fn parse_prefixed(text: &str) -> Result<Digest> {
-        text.strip_prefix(Self::PREFIX)
-            .ok_or(Error::Encoding("sha256 digest"))
-            .and_then(Self::parse_hex)
+        text.strip_prefix(Self::PREFIX).ok_or(Error::Encoding("sha256 digest")).and_then(Self::parse_hex)
     }
 }
 
@@ -217,11 +215,7 @@ mod tests {
             &format!("sha256:{}é", &ABC[..62]),
         ];
         for text in bad {
-            assert_eq!(
-                Digest::parse_prefixed(text),
-                Err(Error::Encoding("sha256 digest")),
-                "{text}"
-            );
+            assert_eq!(Digest::parse_prefixed(text), Err(Error::Encoding("sha256 digest")), "{text}");
         }
         assert!(Digest::parse_hex(&ABC.to_uppercase()).is_err());
         assert!(Digest::parse_hex(&prefixed_abc()).is_err());

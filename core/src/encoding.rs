@@ -54,8 +54,7 @@ pub(crate) fn ascii_string<const N: usize>(bytes: &[u8]) -> heapless::String<N> 
 
 /// The first `needed` bytes of `out`, or [`Error::BufferTooSmall`].
 fn prefix(out: &mut [u8], needed: usize) -> Result<&mut [u8]> {
-    out.get_mut(..needed)
-        .ok_or(Error::BufferTooSmall { needed })
+    out.get_mut(..needed).ok_or(Error::BufferTooSmall { needed })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -75,12 +74,7 @@ pub const fn encoded_len(n: usize, padded: bool) -> usize {
     (n / 3).saturating_mul(4).saturating_add(tail)
 }
 
-fn encode_base64_with(
-    input: &[u8],
-    out: &mut [u8],
-    alphabet: &[u8; 64],
-    padded: bool,
-) -> Result<usize> {
+fn encode_base64_with(input: &[u8], out: &mut [u8], alphabet: &[u8; 64], padded: bool) -> Result<usize> {
     let needed = encoded_len(input.len(), padded);
     let out = prefix(out, needed)?;
     let sym = |v: u32| alphabet[(v & 63) as usize];
@@ -146,11 +140,7 @@ fn base64_shape(input: &[u8]) -> Result<(&[u8], usize)> {
         _ => false,
     };
     if !ok {
-        let what = if pad == 0 {
-            "base64 length"
-        } else {
-            "base64 padding"
-        };
+        let what = if pad == 0 { "base64 length" } else { "base64 padding" };
         return Err(Error::Encoding(what));
     }
     let tail = if rem == 0 { 0 } else { rem - 1 };
@@ -266,10 +256,7 @@ pub fn encode_hex(input: &[u8], out: &mut [u8]) -> Result<usize> {
     let needed = input.len().saturating_mul(2);
     let out = prefix(out, needed)?;
     for (&b, d) in input.iter().zip(out.chunks_exact_mut(2)) {
-        d.copy_from_slice(&[
-            HEX_LOWER[usize::from(b >> 4)],
-            HEX_LOWER[usize::from(b & 15)],
-        ]);
+        d.copy_from_slice(&[HEX_LOWER[usize::from(b >> 4)], HEX_LOWER[usize::from(b & 15)]]);
     }
     Ok(needed)
 }
@@ -471,15 +458,8 @@ mod tests {
     #[test]
     fn base64_rejects_non_canonical() {
         let bad = "Z Zm9vY Zg= Zg=== Zm8== = == ==== Zg==Zg== Zm=v Zh== Zh Zm9= Zm9 Zm9v* é";
-        for b in bad
-            .split(' ')
-            .map(str::as_bytes)
-            .chain([&b"Zm9v\n"[..], b" Zm9v", b"Zm\0"])
-        {
-            assert!(
-                matches!(run(decode_base64url, b), Err(Error::Encoding(_))),
-                "{b:?}"
-            );
+        for b in bad.split(' ').map(str::as_bytes).chain([&b"Zm9v\n"[..], b" Zm9v", b"Zm\0"]) {
+            assert!(matches!(run(decode_base64url, b), Err(Error::Encoding(_))), "{b:?}");
         }
         // The last character of "Zm8" has its unused low bits clear, that of "Zm9" does not.
         assert_eq!(ok(decode_base64url, b"Zm8"), b"fo");
@@ -499,9 +479,7 @@ mod tests {
 
     #[test]
     fn base64_round_trip_all_lengths() {
-        let data: Vec<u8> = (0..190u8)
-            .map(|i| i.wrapping_mul(167).wrapping_add(13))
-            .collect();
+        let data: Vec<u8> = (0..190u8).map(|i| i.wrapping_mul(167).wrapping_add(13)).collect();
         let pairs: [(Codec, Codec); 3] = [
             (encode_base64url, decode_base64url),
             (encode_base64url_nopad, decode_base64url),
@@ -546,10 +524,7 @@ mod tests {
             assert_eq!(ok(decode_base58, text.as_bytes()), raw, "{text}");
         }
         for bad in ["0", "O", "I", "l", "2NEpo7TZRRrLZSi2U ", "+", "1\0"] {
-            assert_eq!(
-                run(decode_base58, bad.as_bytes()),
-                Err(Error::Encoding("base58 character"))
-            );
+            assert_eq!(run(decode_base58, bad.as_bytes()), Err(Error::Encoding("base58 character")));
         }
     }
 
@@ -563,25 +538,14 @@ mod tests {
         let over = [1u8; BASE58_MAX_BYTES + 1];
         let limit = Err(Error::limit(Limit::Size, BASE58_MAX_BYTES));
         assert_eq!(encode_base58(&over, &mut text), limit);
-        assert_eq!(
-            ok(encode_base58, &[0; BASE58_MAX_BYTES]),
-            [b'1'; BASE58_MAX_BYTES]
-        );
+        assert_eq!(ok(encode_base58, &[0; BASE58_MAX_BYTES]), [b'1'; BASE58_MAX_BYTES]);
         // The largest value in bounds decodes to 129 bytes.
         assert_eq!(decode_base58(&[b'z'; BASE58_MAX_CHARS], &mut text), Ok(129));
         let long = [b'1'; BASE58_MAX_CHARS + 1];
-        assert!(matches!(
-            decode_base58(&long, &mut text),
-            Err(Error::Limit { .. })
-        ));
-        let data: Vec<u8> = (0..BASE58_MAX_BYTES as u8)
-            .map(|i| i.wrapping_mul(89))
-            .collect();
+        assert!(matches!(decode_base58(&long, &mut text), Err(Error::Limit { .. })));
+        let data: Vec<u8> = (0..BASE58_MAX_BYTES as u8).map(|i| i.wrapping_mul(89)).collect();
         for n in 0..data.len() {
-            assert_eq!(
-                ok(decode_base58, &ok(encode_base58, &data[..n])),
-                &data[..n]
-            );
+            assert_eq!(ok(decode_base58, &ok(encode_base58, &data[..n])), &data[..n]);
         }
     }
 }

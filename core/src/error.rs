@@ -359,7 +359,6 @@ impl Error {
     }
 }
 
-
 #[cfg(test)]
 mod sdk_exception_tests {
     use super::detail::*;

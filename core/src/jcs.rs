@@ -164,7 +164,6 @@ fn write_traversal<P: Preimage + ?Sized, S: Sink + ?Sized>(
     }
 }
 
-
 /// Output in runs of the input: a piece that continues the input text where the pending run
 /// ends extends the run, so canonical stretches of the input (a sorted, compact object; a
 /// member name with its colon and value) reach the sink in one write.
@@ -211,7 +210,14 @@ impl<S: Sink + ?Sized> Runs<'_, '_, S> {
 
     /// Writes member name `key` (with a comma before it unless `first`) and its colon, and
     /// the pending extra member before it where it sorts; returns the member's value.
-    fn key(&mut self, doc: Doc<'_>, key: u32, depth: usize, extra: &mut Option<(&str, &[u8])>, mut comma: bool) -> Result<u32> {
+    fn key(
+        &mut self,
+        doc: Doc<'_>,
+        key: u32,
+        depth: usize,
+        extra: &mut Option<(&str, &[u8])>,
+        mut comma: bool,
+    ) -> Result<u32> {
         if depth == 1 {
             if let Some((name, json)) = *extra {
                 if doc.str_of(key).cmp_utf16_str(name).is_gt() {
@@ -357,7 +363,6 @@ pub fn write_plain_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
     sink.write(bytes.get(run_start..).unwrap_or(&[]))?;
     sink.write(b"\"")
 }
-
 
 #[cfg(test)]
 mod tests;

@@ -697,7 +697,11 @@ impl Parser<'_, '_> {
                 v = v * 10 + u64::from(b - b'0');
             }
             let f = v as f64;
-            if negative { -f } else { f }
+            if negative {
+                -f
+            } else {
+                f
+            }
         } else {
             if integer && !self.options.allow_unsafe_integers {
                 // 16+ digits: the one rule for big integer literals.
@@ -967,10 +971,9 @@ fn parse_f64(text: &str) -> Option<f64> {
     text.parse().ok()
 }
 
-
 mod str;
-mod value;
 pub mod stream;
+mod value;
 pub mod walk;
 
 pub use self::str::cmp_utf8_as_utf16;
@@ -1004,10 +1007,7 @@ impl<'a> Doc<'a> {
 
     pub(crate) fn str_of(&self, i: u32) -> Str<'a> {
         let n = self.node(i);
-        Str {
-            raw: self.src.get(n.start as usize..n.a as usize).unwrap_or(""),
-            escaped: n.flags & F_ESCAPED != 0,
-        }
+        Str { raw: self.src.get(n.start as usize..n.a as usize).unwrap_or(""), escaped: n.flags & F_ESCAPED != 0 }
     }
 }
 
@@ -1023,7 +1023,11 @@ impl Node {
     /// Index just past this node's subtree.
     #[inline]
     pub(crate) fn skip(&self, idx: u32) -> u32 {
-        if matches!(self.kind, Kind::Array | Kind::Object) { self.a } else { idx + 1 }
+        if matches!(self.kind, Kind::Array | Kind::Object) {
+            self.a
+        } else {
+            idx + 1
+        }
     }
     #[inline]
     pub(crate) fn count(&self) -> u32 {

@@ -83,7 +83,8 @@ pub fn verify_signed_object(object: Value<'_>, key: &PublicKey) -> Result<()> {
     if object.kind() != Kind::Object {
         return Err(Error::Schema("signed value must be an object"));
     }
-    let sig = signature_from_value(object.get("signature").ok_or(Error::Schema(crate::error::detail::SIGNATURE_MISSING))?)?;
+    let sig =
+        signature_from_value(object.get("signature").ok_or(Error::Schema(crate::error::detail::SIGNATURE_MISSING))?)?;
     let mut sink = VerifySink::new(key, &sig)?;
     jcs::write_with(object, &WithoutSignature, &mut sink)?;
     sink.finish()
@@ -405,7 +406,11 @@ impl TranscriptVerifier {
 /// it names another message.
 pub fn check_link(message: Value<'_>, expected: &Digest) -> Result<()> {
     let prev = message.get("prev_hash").and_then(|p| p.as_str()).ok_or(Error::Schema("prev_hash"))?;
-    if prev.eq_str(expected.to_prefixed().as_str()) { Ok(()) } else { Err(Error::Binding(crate::error::detail::PREV_HASH)) }
+    if prev.eq_str(expected.to_prefixed().as_str()) {
+        Ok(())
+    } else {
+        Err(Error::Binding(crate::error::detail::PREV_HASH))
+    }
 }
 
 fn digest_of_str(s: Str<'_>) -> Digest {

@@ -65,11 +65,11 @@ impl<'a> Offer<'a> {
         }
         let valid_until = match body.get("valid_until") {
             None => None,
-            Some(v) => Some(
-                v.as_plain_str()
-                    .ok_or(Error::Schema("valid_until must be a date-time string"))
-                    .and_then(|s| time::parse_datetime(s).map_err(|_| Error::Schema("valid_until must be a date-time")))?,
-            ),
+            Some(v) => {
+                Some(v.as_plain_str().ok_or(Error::Schema("valid_until must be a date-time string")).and_then(|s| {
+                    time::parse_datetime(s).map_err(|_| Error::Schema("valid_until must be a date-time"))
+                })?)
+            }
         };
         let complete = match body.get("complete") {
             None => None,
@@ -116,7 +116,8 @@ impl<'a> Offer<'a> {
                 let b = body.get("bundles").filter(|b| b.kind() == Kind::Array && !b.is_empty());
                 let b = b.ok_or(Error::Schema("bundles must be a non-empty array"))?;
                 for bundle in b.elements() {
-                    if bundle.kind() != Kind::Object || bundle.get("bundle_id").is_none_or(|i| i.kind() != Kind::String) {
+                    if bundle.kind() != Kind::Object || bundle.get("bundle_id").is_none_or(|i| i.kind() != Kind::String)
+                    {
                         return Err(Error::Schema("each bundle needs a string bundle_id"));
                     }
                     if bundle.get("label").is_some_and(|l| l.kind() != Kind::String) {
@@ -202,10 +203,22 @@ mod tests {
 
     #[test]
     fn the_four_kinds_of_spec_section_6() {
-        assert_eq!(kind(r#"{"offer_id":"o","terms":{"price":{"value":150.0,"currency":"USD"}},"complete":true}"#), Ok(OfferKind::Basic));
-        assert_eq!(kind(r#"{"terms":{"price":{"value":140}},"open_terms":["delivery_method"],"complete":false}"#), Ok(OfferKind::Partial));
-        assert_eq!(kind(r#"{"conditions":[{"if":{"d":"pickup"},"then":{"price":{"value":130}}}],"complete":true}"#), Ok(OfferKind::Conditional));
-        assert_eq!(kind(r#"{"bundles":[{"bundle_id":"b1","label":"x","terms":{"item":{"value":"R5"}}}],"select":"one_of"}"#), Ok(OfferKind::Bundle));
+        assert_eq!(
+            kind(r#"{"offer_id":"o","terms":{"price":{"value":150.0,"currency":"USD"}},"complete":true}"#),
+            Ok(OfferKind::Basic)
+        );
+        assert_eq!(
+            kind(r#"{"terms":{"price":{"value":140}},"open_terms":["delivery_method"],"complete":false}"#),
+            Ok(OfferKind::Partial)
+        );
+        assert_eq!(
+            kind(r#"{"conditions":[{"if":{"d":"pickup"},"then":{"price":{"value":130}}}],"complete":true}"#),
+            Ok(OfferKind::Conditional)
+        );
+        assert_eq!(
+            kind(r#"{"bundles":[{"bundle_id":"b1","label":"x","terms":{"item":{"value":"R5"}}}],"select":"one_of"}"#),
+            Ok(OfferKind::Bundle)
+        );
     }
 
     #[test]

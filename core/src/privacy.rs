@@ -58,12 +58,10 @@ pub fn matches_raw_term_str(s: &str) -> bool {
     false
 }
 
-
 /// Tries every detector at the position of `it`; `boundary` says whether the previous
 /// character is not a word character (so a `\b` holds before a word character here).
 fn at_chars<I: Iterator<Item = char> + Clone>(it: I, boundary: bool) -> bool {
-    p1(it.clone())
-        || (boundary && (p2(it.clone()) || p3(it.clone()) || p4(it.clone()) || p5(it.clone()) || p6(it)))
+    p1(it.clone()) || (boundary && (p2(it.clone()) || p3(it.clone()) || p4(it.clone()) || p5(it.clone()) || p6(it)))
 }
 
 /// `[$€£¥]\s*\d`
@@ -254,7 +252,8 @@ fn scan(value: Value<'_>, path: Path) -> bool {
                 Kind::String => !is_signature && matches_raw_term_value(v),
                 Kind::Object | Kind::Array if under_countersignatures => false,
                 _ => {
-                    let child = if path == Path::Root && k.eq_str("signature") { Path::TopSignature } else { Path::Other };
+                    let child =
+                        if path == Path::Root && k.eq_str("signature") { Path::TopSignature } else { Path::Other };
                     scan(v, child)
                 }
             }

@@ -20,23 +20,18 @@ mod agent_profile;
 mod attestation;
 mod cmpc;
 mod competence_proof;
-mod message_chain;
 mod decision_records;
+mod message_chain;
 mod receipt_bundle;
 mod signed;
 
-pub use attestation::verify_attestation_countersign;
 /// The party-signature check of an Attestation (now [`crate::attestation::verify_party_signatures`]).
 pub use crate::attestation::{verify_countersignatures, verify_party_signatures as verify_attestation};
-pub use message_chain::verify_message_chain;
-pub use decision_records::{
-    verify_approval_receipt, verify_cascade_decision, verify_decision_object, verify_fulfillment_attestation,
-    verify_offer_binding, verify_revocation_record,
-};
 pub use agent_profile::{
     agent_profile_canonical_len, agent_profile_digest, verify_agent_profile, write_agent_profile_canonical,
     AGENT_PROFILE_CANONICAL_FIELDS,
 };
+pub use attestation::verify_attestation_countersign;
 pub use cmpc::{
     chain_session_transition_allowed, check_chain_session_transition, verify_atomic_activation_proof,
     verify_chain_session, verify_chain_session_transition, verify_closure_predicate, verify_conditional_commitment,
@@ -46,6 +41,11 @@ pub use competence_proof::{
     competence_proof_digest, verify_competence_proof, verify_merkle_inclusion, COMPETENCE_PROOF_REQUIRED_FIELDS,
     COMPETENCE_PROOF_SIGNABLE, MAX_MERKLE_WORK,
 };
+pub use decision_records::{
+    verify_approval_receipt, verify_cascade_decision, verify_decision_object, verify_fulfillment_attestation,
+    verify_offer_binding, verify_revocation_record,
+};
+pub use message_chain::verify_message_chain;
 pub use receipt_bundle::{receipt_bundle_digest, verify_receipt_bundle, RECEIPT_BUNDLE_SIGNABLE};
 pub use signed::{verify_cosign, verify_delegation_chain, verify_mandate, verify_predicate};
 

@@ -75,7 +75,11 @@ pub(crate) fn lookup<'a>(map: Value<'a>, key: Str<'_>) -> Option<Value<'a>> {
 
 /// The member `key` of `value` when `value` is an object.
 pub(crate) fn member<'a>(value: Value<'a>, key: &str) -> Option<Value<'a>> {
-    if value.kind() == Kind::Object { value.get(key) } else { None }
+    if value.kind() == Kind::Object {
+        value.get(key)
+    } else {
+        None
+    }
 }
 
 /// An Ed25519 public key held as a base64url string in `value`; missing or not a string
@@ -167,7 +171,7 @@ mod tests {
             (r#""v0.3.0""#, false),
             (r#""0..3""#, false),
             (r#""""#, false),
-            (r#""\u0660.\u0665.\u0660""#, true), // Arabic-Indic digits: 0.5.0
+            (r#""\u0660.\u0665.\u0660""#, true),  // Arabic-Indic digits: 0.5.0
             (r#""\u0966.\u0968.\u0967""#, false), // Devanagari 0.2.1
             (r#""99999999999999999999999.0.0""#, true),
             ("3", false),

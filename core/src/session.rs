@@ -254,7 +254,11 @@ fn floor(x: f64) -> f64 {
         return x; // infinite, NaN, or an integer already (2^52 and beyond)
     }
     let t = x as i64 as f64;
-    if t > x { t - 1.0 } else { t }
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
 }
 
 /// A registered party: identity, role, key and behaviour summary.
@@ -530,7 +534,10 @@ impl<const P: usize, const T: usize> Session<P, T> {
         if msg.get("from").is_some_and(|f| f.kind() != Kind::Object) {
             return Err(Error::Schema(crate::error::detail::FROM_NOT_OBJECT));
         }
-        let sender = message::sender(msg).ok().filter(|s| !s.raw().is_empty()).ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))?;
+        let sender = message::sender(msg)
+            .ok()
+            .filter(|s| !s.raw().is_empty())
+            .ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))?;
         if !msg.get("signature").is_some_and(behavior::is_truthy) {
             return Err(Error::Schema(crate::error::detail::SIGNATURE_MISSING));
         }
@@ -609,7 +616,8 @@ impl<const P: usize, const T: usize> Session<P, T> {
         s.message_count += 1;
         if ty == MessageType::Open {
             let terms = body.and_then(|b| b.get("terms"));
-            s.terms_unsized = terms.is_some_and(|t| matches!(t.kind(), Kind::Number | Kind::True) && behavior::is_truthy(t));
+            s.terms_unsized =
+                terms.is_some_and(|t| matches!(t.kind(), Kind::Number | Kind::True) && behavior::is_truthy(t));
             s.terms_count = match terms {
                 Some(t) if t.kind() == Kind::String => t.as_str().map_or(0, |v| v.chars().count() as u32),
                 Some(t) => t.len() as u32,

@@ -50,9 +50,7 @@ impl PublicKey {
     /// # Errors
     /// [`Error::Encoding`] when `bytes` is not exactly 32 bytes long.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        <[u8; 32]>::try_from(bytes)
-            .map(PublicKey)
-            .map_err(|_| Error::Encoding("Ed25519 public key length"))
+        <[u8; 32]>::try_from(bytes).map(PublicKey).map_err(|_| Error::Encoding("Ed25519 public key length"))
     }
 
     /// The raw 32 bytes.
@@ -93,9 +91,7 @@ impl PublicKey {
         let mut buf = [0u8; 32];
         match encoding::decode_base64_any(text.as_bytes(), &mut buf) {
             Ok(32) => Ok(PublicKey(buf)),
-            Ok(_) | Err(Error::BufferTooSmall { .. }) => {
-                Err(Error::Encoding("Ed25519 public key length"))
-            }
+            Ok(_) | Err(Error::BufferTooSmall { .. }) => Err(Error::Encoding("Ed25519 public key length")),
             Err(e) => Err(e),
         }
     }
@@ -135,9 +131,7 @@ impl Signature {
     /// # Errors
     /// [`Error::Encoding`] when `bytes` is not exactly 64 bytes long.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        <[u8; 64]>::try_from(bytes)
-            .map(Signature)
-            .map_err(|_| Error::Encoding("Ed25519 signature length"))
+        <[u8; 64]>::try_from(bytes).map(Signature).map_err(|_| Error::Encoding("Ed25519 signature length"))
     }
 
     /// The raw 64 bytes.
@@ -172,9 +166,7 @@ impl Signature {
         let mut buf = [0u8; 64];
         match decode(text.as_bytes(), &mut buf) {
             Ok(64) => Ok(Signature(buf)),
-            Ok(_) | Err(Error::BufferTooSmall { .. }) => {
-                Err(Error::Encoding("Ed25519 signature length"))
-            }
+            Ok(_) | Err(Error::BufferTooSmall { .. }) => Err(Error::Encoding("Ed25519 signature length")),
             Err(e) => Err(e),
         }
     }
@@ -197,8 +189,8 @@ impl fmt::Debug for Signature {
 /// The public key of the all-zero seed, which ed25519-compact refuses to derive
 /// (RFC 8032 §5.1.5 applied to 32 zero bytes; checked against `cryptography` in the tests).
 const ZERO_SEED_PUBLIC: [u8; 32] = [
-    0x3b, 0x6a, 0x27, 0xbc, 0xce, 0xb6, 0xa4, 0x2d, 0x62, 0xa3, 0xa8, 0xd0, 0x2a, 0x6f, 0x0d, 0x73,
-    0x65, 0x32, 0x15, 0x77, 0x1d, 0xe2, 0x43, 0xa6, 0x3a, 0xc0, 0x48, 0xa1, 0x8b, 0x59, 0xda, 0x29,
+    0x3b, 0x6a, 0x27, 0xbc, 0xce, 0xb6, 0xa4, 0x2d, 0x62, 0xa3, 0xa8, 0xd0, 0x2a, 0x6f, 0x0d, 0x73, 0x65, 0x32, 0x15,
+    0x77, 0x1d, 0xe2, 0x43, 0xa6, 0x3a, 0xc0, 0x48, 0xa1, 0x8b, 0x59, 0xda, 0x29,
 ];
 
 /// An Ed25519 signing key: the 32-byte seed and its public key.
@@ -235,9 +227,7 @@ impl KeyPair {
         let (s, p) = sk.split_at_mut(32);
         s.copy_from_slice(seed);
         p.copy_from_slice(&public);
-        KeyPair {
-            sk: ed25519_compact::SecretKey::new(sk),
-        }
+        KeyPair { sk: ed25519_compact::SecretKey::new(sk) }
     }
 
     /// The public key.
@@ -261,9 +251,7 @@ impl KeyPair {
 
 impl fmt::Debug for KeyPair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KeyPair")
-            .field("public_key", &self.public_key())
-            .finish_non_exhaustive()
+        f.debug_struct("KeyPair").field("public_key", &self.public_key()).finish_non_exhaustive()
     }
 }
 
@@ -359,10 +347,7 @@ mod tests {
 
     fn hex<const N: usize>(s: &str) -> [u8; N] {
         let mut out = [0u8; N];
-        assert_eq!(
-            encoding::decode_hex_lower(s.as_bytes(), &mut out).unwrap(),
-            N
-        );
+        assert_eq!(encoding::decode_hex_lower(s.as_bytes(), &mut out).unwrap(), N);
         out
     }
 
@@ -413,17 +398,11 @@ mod tests {
             for bit in [0usize, 7, 100, 255, 256, 300, 511] {
                 let mut s = *sig.as_bytes();
                 s[bit / 8] ^= 1 << (bit % 8);
-                assert_eq!(
-                    verify(&pk, &msg, &Signature::from_array(s)),
-                    Err(Error::Signature)
-                );
+                assert_eq!(verify(&pk, &msg, &Signature::from_array(s)), Err(Error::Signature));
                 if bit < 256 {
                     let mut p = *pk.as_bytes();
                     p[bit / 8] ^= 1 << (bit % 8);
-                    assert_eq!(
-                        verify(&PublicKey::from_array(p), &msg, &sig),
-                        Err(Error::Signature)
-                    );
+                    assert_eq!(verify(&PublicKey::from_array(p), &msg, &sig), Err(Error::Signature));
                 }
             }
             msg.push(0);
@@ -443,8 +422,7 @@ mod tests {
     //   kp.public_key_b64(); sign_message(msg, kp)   # over canonical_json(msg) == INTEROP_MSG
     // and, for the long message, sk.sign(bytes((i * 7 + 3) % 256 for i in range(1023))).hex();
     // for the zero seed, Ed25519PrivateKey.from_private_bytes(bytes(32)) and .sign(b"").
-    const INTEROP_MSG: &[u8] =
-        "{\"concordia\":\"interop\",\"n\":1,\"text\":\"h\u{e9}llo\"}".as_bytes();
+    const INTEROP_MSG: &[u8] = "{\"concordia\":\"interop\",\"n\":1,\"text\":\"h\u{e9}llo\"}".as_bytes();
     const INTEROP_PK: &str = "A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg=";
     const INTEROP_SIG: &str =
         "ejW6-6WLv11xglQKmfaU7RBiEWNxxmwlgLDuJZMbMUYeymefO14HLa860rmBofeClYJzZAdGGH5Aa6t2Ym_BAw==";
@@ -458,14 +436,7 @@ mod tests {
         let sig = kp.sign(INTEROP_MSG);
         assert_eq!(sig.to_b64url().as_str(), INTEROP_SIG);
         let pk = PublicKey::from_b64(INTEROP_PK).unwrap();
-        assert_eq!(
-            verify(
-                &pk,
-                INTEROP_MSG,
-                &Signature::from_b64url(INTEROP_SIG).unwrap()
-            ),
-            Ok(())
-        );
+        assert_eq!(verify(&pk, INTEROP_MSG, &Signature::from_b64url(INTEROP_SIG).unwrap()), Ok(()));
         let long: Vec<u8> = (0..1023u32).map(|i| ((i * 7 + 3) % 256) as u8).collect();
         assert_eq!(kp.sign(&long).as_bytes(), &hex::<64>(LONG_SIG));
         let zero = KeyPair::from_seed(&[0; 32]);
@@ -481,38 +452,20 @@ mod tests {
         let pk = PublicKey::from_b64(INTEROP_PK).unwrap();
         let bytes = *pk.as_bytes();
         // Unpadded and standard-alphabet spellings decode to the same key, as in the SDK.
-        assert_eq!(
-            PublicKey::from_b64(INTEROP_PK.trim_end_matches('=')),
-            Ok(pk)
-        );
+        assert_eq!(PublicKey::from_b64(INTEROP_PK.trim_end_matches('=')), Ok(pk));
         let std_form: std::string::String = INTEROP_PK.replace('_', "/").replace('-', "+");
         assert_eq!(PublicKey::from_b64(&std_form), Ok(pk));
         assert!(PublicKey::from_b64("A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMb+=").is_err());
-        assert_eq!(
-            PublicKey::from_b64("AAAA"),
-            Err(Error::Encoding("Ed25519 public key length"))
-        );
-        assert_eq!(
-            PublicKey::from_b64(&INTEROP_SIG[..60]),
-            Err(Error::Encoding("Ed25519 public key length"))
-        );
-        assert_eq!(
-            PublicKey::from_bytes(&bytes[..31]),
-            Err(Error::Encoding("Ed25519 public key length"))
-        );
+        assert_eq!(PublicKey::from_b64("AAAA"), Err(Error::Encoding("Ed25519 public key length")));
+        assert_eq!(PublicKey::from_b64(&INTEROP_SIG[..60]), Err(Error::Encoding("Ed25519 public key length")));
+        assert_eq!(PublicKey::from_bytes(&bytes[..31]), Err(Error::Encoding("Ed25519 public key length")));
         assert_eq!(PublicKey::from_bytes(&bytes), Ok(pk));
         let sig = Signature::from_b64url(INTEROP_SIG).unwrap();
         // One spelling: the padded form only (the SDK refuses the unpadded one too).
         let unpadded = INTEROP_SIG.trim_end_matches('=');
-        assert_eq!(
-            Signature::from_b64url(unpadded),
-            Err(Error::Encoding("base64 padding"))
-        );
+        assert_eq!(Signature::from_b64url(unpadded), Err(Error::Encoding("base64 padding")));
         assert_eq!(Signature::from_b64url_nopad(unpadded), Ok(sig));
-        assert_eq!(
-            Signature::from_b64url_nopad(INTEROP_SIG),
-            Err(Error::Encoding("base64 padding"))
-        );
+        assert_eq!(Signature::from_b64url_nopad(INTEROP_SIG), Err(Error::Encoding("base64 padding")));
         for other in [
             INTEROP_SIG.replace('-', "+").replace('_', "/"),
             std::format!(" {INTEROP_SIG}"),
@@ -522,10 +475,7 @@ mod tests {
         ] {
             assert!(Signature::from_b64url(&other).is_err(), "{other:?}");
         }
-        assert_eq!(
-            Signature::from_b64url(INTEROP_PK),
-            Err(Error::Encoding("Ed25519 signature length"))
-        );
+        assert_eq!(Signature::from_b64url(INTEROP_PK), Err(Error::Encoding("Ed25519 signature length")));
         assert_eq!(Signature::from_bytes(&sig.as_bytes()[..]), Ok(sig));
         assert!(Signature::from_bytes(&[0; 65]).is_err());
         assert_eq!(format!("{pk:?}"), format!("PublicKey({INTEROP_PK})"));
@@ -536,17 +486,12 @@ mod tests {
         let kp = KeyPair::from_seed(&[0x42; 32]);
         let dbg = format!("{kp:?}");
         assert!(dbg.contains("public_key"), "{dbg}");
-        assert!(
-            !dbg.contains("66, 66") && !dbg.contains("4242") && !dbg.contains("QkJC"),
-            "{dbg}"
-        );
+        assert!(!dbg.contains("66, 66") && !dbg.contains("4242") && !dbg.contains("QkJC"), "{dbg}");
     }
 
     #[test]
     fn weak_and_non_canonical_keys() {
-        let identity = PublicKey::from_array(hex(
-            "0100000000000000000000000000000000000000000000000000000000000000",
-        ));
+        let identity = PublicKey::from_array(hex("0100000000000000000000000000000000000000000000000000000000000000"));
         let non_canonical = PublicKey::from_array([0xff; 32]); // y >= p
         let sig = KeyPair::from_seed(&[7; 32]).sign(b"m");
         for pk in [identity, non_canonical, PublicKey::from_array([0; 32])] {
@@ -609,9 +554,7 @@ mod tests {
             let sig = craft(99 + i as u64, &a, &a_enc, t, msg);
             // The cofactored equation holds: ed25519-compact accepts it.
             assert!(
-                ed25519_compact::PublicKey::new(a_enc)
-                    .verify(msg, &ed25519_compact::Signature::new(sig))
-                    .is_ok(),
+                ed25519_compact::PublicKey::new(a_enc).verify(msg, &ed25519_compact::Signature::new(sig)).is_ok(),
                 "torsion {i}"
             );
             assert_eq!(verify(&pk, msg, &Signature::from_array(sig)), Err(Error::Signature), "torsion {i}");
@@ -635,7 +578,11 @@ mod tests {
             let holds = (k * t).is_identity();
             let got = verify(&pk, &msg, &Signature::from_array(sig));
             assert_eq!(got.is_ok(), holds, "message {n}");
-            if holds { accepted += 1 } else { refused += 1 }
+            if holds {
+                accepted += 1
+            } else {
+                refused += 1
+            }
         }
         assert!(accepted > 0 && refused > 0, "{accepted} / {refused}");
     }
@@ -649,7 +596,7 @@ mod tests {
         let msg = b"m";
         let sig = *kp.sign(msg).as_bytes();
         let l = Scalar::ZERO - Scalar::ONE; // L - 1
-        // S + L as an integer: S + (L - 1) + 1, with carries, in little-endian bytes.
+                                            // S + L as an integer: S + (L - 1) + 1, with carries, in little-endian bytes.
         let add = |s: &[u8], x: &[u8; 32], extra: u16| {
             let mut out = [0u8; 32];
             let mut carry = extra;

@@ -9,9 +9,9 @@
 use std::fs;
 use std::path::PathBuf;
 
+use concordia_core::encoding as enc;
 use concordia_core::error::{Limit, Syntax};
 use concordia_core::json::{self, Node, Options};
-use concordia_core::encoding as enc;
 use concordia_core::Error;
 
 fn dir() -> PathBuf {
@@ -146,7 +146,10 @@ fn replay_forms(name: &str, data: &[u8]) {
         if raw.len() <= enc::BASE58_MAX_BYTES {
             assert_eq!(run(enc::encode_base58, &raw).as_deref(), Some(data), "{name}");
         } else {
-            assert!(matches!(enc::encode_base58(&raw, &mut [0u8; 512]), Err(Error::Limit { kind: Limit::Size, .. })), "{name}");
+            assert!(
+                matches!(enc::encode_base58(&raw, &mut [0u8; 512]), Err(Error::Limit { kind: Limit::Size, .. })),
+                "{name}"
+            );
         }
     }
     for (e, d) in [

@@ -6,8 +6,8 @@
 use std::fs;
 use std::path::PathBuf;
 
-use concordia_core::json::{self, Node, Options};
 use concordia_core::jcs;
+use concordia_core::json::{self, Node, Options};
 
 fn data(p: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rfc8785").join(p)
@@ -43,8 +43,7 @@ fn cyberphone_pairs_are_byte_exact() {
         // outhex holds the same bytes as hex pairs.
         let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
         let hex = fs::read_to_string(data("cyberphone/outhex").join(format!("{stem}.txt"))).unwrap();
-        let from_hex: Vec<u8> =
-            hex.split_whitespace().map(|h| u8::from_str_radix(h, 16).unwrap()).collect();
+        let from_hex: Vec<u8> = hex.split_whitespace().map(|h| u8::from_str_radix(h, 16).unwrap()).collect();
         assert_eq!(got, from_hex, "{name:?} outhex");
         count += 1;
     }

@@ -92,7 +92,8 @@ fn eddsa_jcs_2022_step_by_step() {
     let mut nodes = vec![Node::EMPTY; signed.len()];
     let doc = json::parse(&signed, &mut nodes).unwrap();
     assert_eq!(doc.root().get("proof").unwrap().get("proofValue").unwrap().as_plain_str(), Some(proof_value.as_str()));
-    concordia_core::sign::verify(&key.public_key(), &hash_data, &Signature::from_bytes(sig.as_bytes()).unwrap()).unwrap();
+    concordia_core::sign::verify(&key.public_key(), &hash_data, &Signature::from_bytes(sig.as_bytes()).unwrap())
+        .unwrap();
 
     // 5. The core verifies the proof alone; the strict verification refuses the https issuer.
     let v = vc::verify_proof(doc.root()).unwrap();
@@ -108,7 +109,10 @@ fn eddsa_jcs_2022_tampered_copies_fail() {
         ("The School of Examples", "The School of Exemples"),
         ("2023-01-01T00:00:00Z", "2023-01-02T00:00:00Z"),
         ("\"created\": \"2023-02-24T23:36:38Z\"", "\"created\": \"2023-02-24T23:36:39Z\""),
-        ("z2HnFSSPPBzR36zdDgK8PbEHeXbR56YF24jwMpt3R1eHXQzJDMWS93FCzpvJpwTWd3GAVFuUfjoJdcnTMuVor51aX", "z2HnFSSPPBzR36zdDgK8PbEHeXbR56YF24jwMpt3R1eHXQzJDMWS93FCzpvJpwTWd3GAVFuUfjoJdcnTMuVor51aY"),
+        (
+            "z2HnFSSPPBzR36zdDgK8PbEHeXbR56YF24jwMpt3R1eHXQzJDMWS93FCzpvJpwTWd3GAVFuUfjoJdcnTMuVor51aX",
+            "z2HnFSSPPBzR36zdDgK8PbEHeXbR56YF24jwMpt3R1eHXQzJDMWS93FCzpvJpwTWd3GAVFuUfjoJdcnTMuVor51aY",
+        ),
     ] {
         assert!(signed.contains(from));
         let t = signed.replace(from, to);

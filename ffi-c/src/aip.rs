@@ -380,7 +380,8 @@ pub unsafe extern "C" fn concordia_aip_keypair_from_seeds(
         let ed = unsafe { bytes_in(ed25519_seed, ed25519_seed_len) }?;
         // SAFETY: caller contract above.
         let x = unsafe { bytes_in(x25519_secret, x25519_secret_len) }?;
-        let ed: &[u8; 32] = ed.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("Ed25519 seed must be 32 bytes")))?;
+        let ed: &[u8; 32] =
+            ed.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("Ed25519 seed must be 32 bytes")))?;
         let x: [u8; 32] =
             x.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("X25519 secret key must be 32 bytes")))?;
         *out = Box::into_raw(Box::new(concordia_aip_keypair { ed: KeyPair::from_seed(ed), x: X25519SecretKey(x) }));
@@ -1111,7 +1112,12 @@ pub unsafe extern "C" fn concordia_aip_trust_ceiling(
 /// # Safety
 /// `out` must be valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_trust_update(score: f64, ceiling: f64, event: u32, out: *mut f64) -> concordia_result {
+pub unsafe extern "C" fn concordia_aip_trust_update(
+    score: f64,
+    ceiling: f64,
+    event: u32,
+    out: *mut f64,
+) -> concordia_result {
     guard(|| {
         // SAFETY: caller contract above.
         let out = unsafe { out_ref(out) }?;

@@ -248,7 +248,10 @@ pub unsafe extern "C" fn concordia_aip_replay_window_restore(
 /// # Safety
 /// `w` must be a live window.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_cold_start(w: *mut concordia_aip_replay_window, now: i64) -> concordia_result {
+pub unsafe extern "C" fn concordia_aip_replay_window_cold_start(
+    w: *mut concordia_aip_replay_window,
+    now: i64,
+) -> concordia_result {
     guard(|| {
         // SAFETY: caller contract above.
         unsafe { window_mut(w) }?.cold_start(Timestamp::from_unix(now));
@@ -262,7 +265,9 @@ pub unsafe extern "C" fn concordia_aip_replay_window_cold_start(w: *mut concordi
 /// # Safety
 /// `w` must be a live window.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_end_cold_start(w: *mut concordia_aip_replay_window) -> concordia_result {
+pub unsafe extern "C" fn concordia_aip_replay_window_end_cold_start(
+    w: *mut concordia_aip_replay_window,
+) -> concordia_result {
     guard(|| {
         // SAFETY: caller contract above.
         unsafe { window_mut(w) }?.end_cold_start();

@@ -5,8 +5,8 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use concordia_core::json::Doc;
-use concordia_host::Nodes;
 use concordia_core::Error;
+use concordia_host::Nodes;
 
 use crate::result::{code_of, concordia_result};
 

@@ -301,7 +301,8 @@ pub unsafe extern "C" fn concordia_consensus_invitation_check(
         let (id, href) = (inv.id().as_bytes(), inv.exchange_href().as_bytes());
         let id_dst = info.invitation_id.get_mut(..id.len()).ok_or(Fail::Code(concordia_result::CONCORDIA_INTERNAL))?;
         id_dst.copy_from_slice(id);
-        let href_dst = info.exchange_href.get_mut(..href.len()).ok_or(Fail::Code(concordia_result::CONCORDIA_INTERNAL))?;
+        let href_dst =
+            info.exchange_href.get_mut(..href.len()).ok_or(Fail::Code(concordia_result::CONCORDIA_INTERNAL))?;
         href_dst.copy_from_slice(href);
         info.exchange_href_len = href.len();
         let c = inv.checks();

@@ -1,11 +1,11 @@
 //! The negotiation session state machine (SPEC §5) as an opaque object.
 
 use concordia_core::json::Kind;
-use concordia_host::Nodes;
 use concordia_core::message::KeyMap;
 use concordia_core::session::{Role, State, Timing};
 use concordia_core::time::Timestamp;
 use concordia_core::Error;
+use concordia_host::Nodes;
 
 use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, parse, Fail, FfiResult, NULL};
 use crate::keys::public_key_in;

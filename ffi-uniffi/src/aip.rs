@@ -230,7 +230,9 @@ impl AipKeyPair {
     /// The Ed25519 public key as a multikey (`z6Mk...`), a `verificationMethod`'s
     /// `publicKeyMultibase`.
     pub fn ed25519_multibase(&self) -> String {
-        did::encode_multikey(self.ed.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC).as_str().to_string()
+        did::encode_multikey(self.ed.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC)
+            .as_str()
+            .to_string()
     }
 
     /// The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
@@ -496,7 +498,10 @@ impl AipReplayWindow {
     /// An empty window of the given capacity.
     #[uniffi::constructor]
     pub fn new(capacity: AipReplayCapacity) -> Result<Arc<Self>, AipError> {
-        let w = Window::new_in(heap_slots(capacity.slots(), IdSlot::EMPTY)?, heap_slots(capacity.slots(), TimeSlot::EMPTY)?);
+        let w = Window::new_in(
+            heap_slots(capacity.slots(), IdSlot::EMPTY)?,
+            heap_slots(capacity.slots(), TimeSlot::EMPTY)?,
+        );
         Ok(Arc::new(AipReplayWindow { inner: Mutex::new(w) }))
     }
 
@@ -592,10 +597,15 @@ pub struct AipVerifiedCredential {
 /// secured credential as canonical JSON. `created` is an optional RFC 3339 time for the
 /// proof.
 #[uniffi::export(default(created = None))]
-pub fn aip_vc_issue(key_pair: Arc<KeyPair>, credential_json: String, created: Option<String>) -> Result<String, AipError> {
+pub fn aip_vc_issue(
+    key_pair: Arc<KeyPair>,
+    credential_json: String,
+    created: Option<String>,
+) -> Result<String, AipError> {
     let mut nodes = concordia_host::Nodes::new();
     let doc = parse(credential_json.as_bytes(), &mut nodes)?;
-    let out = write_vec(credential_json.len() * 2 + 1024, |buf| vc::issue(doc.root(), &key_pair.0, created.as_deref(), buf))?;
+    let out =
+        write_vec(credential_json.len() * 2 + 1024, |buf| vc::issue(doc.root(), &key_pair.0, created.as_deref(), buf))?;
     Ok(utf8(out))
 }
 
@@ -687,7 +697,11 @@ pub struct AipRanked {
 /// The credential ceiling of `subject`: 1 for an anchor, else the best over non-revoked
 /// credential paths from an anchor (at most 4 hops) of 0.5 per hop; 0 without a path.
 #[uniffi::export]
-pub fn aip_trust_ceiling(subject: String, edges: Vec<AipCredentialEdge>, anchors: Vec<String>) -> Result<f64, AipError> {
+pub fn aip_trust_ceiling(
+    subject: String,
+    edges: Vec<AipCredentialEdge>,
+    anchors: Vec<String>,
+) -> Result<f64, AipError> {
     let edges: Vec<trust::Edge<'_>> =
         edges.iter().map(|e| trust::Edge { issuer: &e.issuer, subject: &e.subject, revoked: e.revoked }).collect();
     let anchors: Vec<&str> = anchors.iter().map(String::as_str).collect();

@@ -145,7 +145,8 @@ pub fn verify_attestation(
     keys_json: String,
     transcript_json: Option<String>,
 ) -> Result<AttestationVerified, ProtocolError> {
-    let (mut an, mut kn, mut tn) = (concordia_host::Nodes::new(), concordia_host::Nodes::new(), concordia_host::Nodes::new());
+    let (mut an, mut kn, mut tn) =
+        (concordia_host::Nodes::new(), concordia_host::Nodes::new(), concordia_host::Nodes::new());
     let att = parse(attestation_json.as_bytes(), &mut an)?;
     let keys = parse_keys(keys_json.as_bytes(), &mut kn)?;
     let transcript = match &transcript_json {

@@ -159,7 +159,10 @@ impl Session {
     pub fn new(id: String, created_at: SystemTime, timing: Option<Timing>) -> Result<Arc<Self>, ProtocolError> {
         let timing = timing.map_or_else(CoreTiming::default, CoreTiming::from);
         let session = Inner::new(&id, timing, timestamp(created_at)?)?;
-        Ok(Arc::new(Session { inner: Mutex::new(session), nodes: Mutex::new((concordia_host::Nodes::new(), concordia_host::Nodes::new())) }))
+        Ok(Arc::new(Session {
+            inner: Mutex::new(session),
+            nodes: Mutex::new((concordia_host::Nodes::new(), concordia_host::Nodes::new())),
+        }))
     }
 
     /// Registers a party with its role and, optionally, its public key (base64 or

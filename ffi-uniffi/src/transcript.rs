@@ -98,7 +98,11 @@ pub fn verify_transcript(transcript_json: String, keys_json: String) -> Result<T
 /// JSON Lines), a file that is not a transcript `Schema`, a file that cannot be opened or
 /// read `Input`, memory exhaustion `Limit`.
 #[uniffi::export]
-pub fn verify_transcript_file(path: String, keys_json: String, lines: bool) -> Result<TranscriptSummary, ProtocolError> {
+pub fn verify_transcript_file(
+    path: String,
+    keys_json: String,
+    lines: bool,
+) -> Result<TranscriptSummary, ProtocolError> {
     let keys = concordia_host::KeyMap::from_json(keys_json.as_bytes())?;
     let io = |e: std::io::Error| ProtocolError::Input(format!("{path}: {e}"));
     let file = std::fs::File::open(&path).map_err(io)?;
@@ -112,6 +116,8 @@ pub fn verify_transcript_file(path: String, keys_json: String, lines: bool) -> R
             Err(crate::errors::with_context(ProtocolError::from(error), &format!("line {line}")))
         }
         Err(TranscriptFailure::Read(ReadError::Io(e))) => Err(io(e)),
-        Err(failure) => Err(failure.error().map_or_else(|| ProtocolError::Input(failure.to_string()), ProtocolError::from)),
+        Err(failure) => {
+            Err(failure.error().map_or_else(|| ProtocolError::Input(failure.to_string()), ProtocolError::from))
+        }
     }
 }

@@ -3,9 +3,9 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use concordia_core::json::{Doc, Kind, Options};
-use concordia_host::Nodes;
 use concordia_core::time::Timestamp;
 use concordia_core::Error;
+use concordia_host::Nodes;
 
 /// Parses `input` under the one policy of every surface ([`concordia_host::options`]),
 /// into nodes sized to the text (the host layer's sizing; exhaustion is an error).

@@ -106,8 +106,18 @@ fn main() {
         json.add(format!("[{}]", chunk.join(",")));
     }
     for t in [
-        "-0", "-0.0", "1e-400", "9007199254740993", "100000000000000000000", "1e400", "\u{feff}{}", "\"\\ud800\"",
-        "{\"a\":1,\"a\":2}", "[1.0,1E2,0.1e1,-1.5e-7]", "\"\\u00e9\\ud83d\\ude00\"", "{\"\\u0061\":1,\"b\":[]}",
+        "-0",
+        "-0.0",
+        "1e-400",
+        "9007199254740993",
+        "100000000000000000000",
+        "1e400",
+        "\u{feff}{}",
+        "\"\\ud800\"",
+        "{\"a\":1,\"a\":2}",
+        "[1.0,1E2,0.1e1,-1.5e-7]",
+        "\"\\u00e9\\ud83d\\ude00\"",
+        "{\"\\u0061\":1,\"b\":[]}",
     ] {
         json.add(t);
     }
@@ -186,7 +196,9 @@ fn main() {
     inv.write();
     let mut cmd = Seeds::new("consensus_command");
     let h = sha256(b"# Room\n").to_hex();
-    for (a, body) in [(Action::Comment, "Why \"Friday\"?\n"), (Action::Agree, ""), (Action::Disagree, ""), (Action::Abstain, "")] {
+    for (a, body) in
+        [(Action::Comment, "Why \"Friday\"?\n"), (Action::Agree, ""), (Action::Disagree, ""), (Action::Abstain, "")]
+    {
         if let Ok(c) = Command::new(a, body, 1, h.as_str()) {
             let mut out = vec![0u8; 1024];
             if let Ok(n) = c.wire_to_slice(&mut out) {
@@ -215,7 +227,14 @@ fn main() {
     let ed = did::encode_multikey(kp.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC);
     let xk = did::encode_multikey(&x.0, did::X25519_MULTICODEC);
     let mut handles = Seeds::new("aip_handle");
-    for h in ["alice#aigentix.org", "alice%23aigentix.org", "@alice@aigentix.org", "%61lice%23aigentix.org", "did:aip:aigentix.org:alice", "a-b.c_d#sub.example-host.io"] {
+    for h in [
+        "alice#aigentix.org",
+        "alice%23aigentix.org",
+        "@alice@aigentix.org",
+        "%61lice%23aigentix.org",
+        "did:aip:aigentix.org:alice",
+        "a-b.c_d#sub.example-host.io",
+    ] {
         handles.add(h);
     }
     handles.write();

@@ -44,7 +44,10 @@ fuzz_target!(|data: &[u8]| {
     if let Some(raw) = run(enc::decode_base64_any, data) {
         let url = run(enc::decode_base64url, data);
         let std = run(enc::decode_base64, data);
-        assert!(url.as_ref() == Some(&raw) || std.as_ref() == Some(&raw), "decode_base64_any accepted what neither alphabet does");
+        assert!(
+            url.as_ref() == Some(&raw) || std.as_ref() == Some(&raw),
+            "decode_base64_any accepted what neither alphabet does"
+        );
     }
     if let Some(raw) = run(enc::decode_hex, data) {
         assert_eq!(run(enc::encode_hex, &raw), Some(data.to_ascii_lowercase()));

@@ -22,7 +22,9 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         (Ok(_), None) => assert!(oracle::max_depth(data) >= 127, "the core accepts what serde_json rejects"),
-        (Err(e), Some(_)) => assert!(oracle::documented_rejection(&e), "the core rejects what serde_json accepts: {e:?}"),
+        (Err(e), Some(_)) => {
+            assert!(oracle::documented_rejection(&e), "the core rejects what serde_json accepts: {e:?}")
+        }
         (Err(_), None) => {}
     }
 });

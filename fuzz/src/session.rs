@@ -173,7 +173,11 @@ pub fn run(data: &[u8]) {
             }
             Step::MakeDormant => {
                 let r = checked(&mut s, Session::make_dormant);
-                assert_eq!(r.is_ok(), matches!(state, State::Rejected | State::Expired), "dormant from {state:?}: {r:?}");
+                assert_eq!(
+                    r.is_ok(),
+                    matches!(state, State::Rejected | State::Expired),
+                    "dormant from {state:?}: {r:?}"
+                );
                 if r.is_ok() {
                     assert_eq!(s.state(), State::Dormant);
                     assert!(s.is_reactivatable());

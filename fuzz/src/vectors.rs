@@ -135,10 +135,9 @@ impl Case {
     /// Decodes a fuzz input (never fails: missing bytes mean "no more mutations").
     pub fn decode(data: &[u8]) -> Case {
         let n = all().len();
-        let index = usize::from(u16::from_le_bytes([
-            data.first().copied().unwrap_or(0),
-            data.get(1).copied().unwrap_or(0),
-        ])) % n;
+        let index =
+            usize::from(u16::from_le_bytes([data.first().copied().unwrap_or(0), data.get(1).copied().unwrap_or(0)]))
+                % n;
         let mut u = Unstructured::new(data.get(2..).unwrap_or(&[]));
         let pretty = !u.is_empty() && bool::arbitrary(&mut u).unwrap_or(false);
         let mut mutations = Vec::new();
@@ -249,7 +248,8 @@ pub fn apply(tree: &mut Value, m: &Mutation) -> bool {
     }
     match &m.op {
         Op::Delete => {
-            let (last, parent) = path.split_last().map(|(l, p)| (l.clone(), p.to_vec())).unwrap_or((Seg::Index(0), vec![]));
+            let (last, parent) =
+                path.split_last().map(|(l, p)| (l.clone(), p.to_vec())).unwrap_or((Seg::Index(0), vec![]));
             if parent.is_empty() {
                 return true; // keep `input` and `context`
             }

@@ -54,10 +54,14 @@ pub(crate) const CHUNK: usize = 256 * 1024;
 
 /// Appends up to `want` bytes from `reader` to `buf` (fewer only at the end of the
 /// input), growing it fallibly first; returns how many were read (0 at the end).
-pub(crate) fn read_more(reader: &mut impl Read, buf: &mut Vec<u8>, want: usize, total: u64) -> Result<usize, ReadError> {
-    buf.try_reserve(want).map_err(|_| {
-        out_of_memory(usize::try_from(total.saturating_add(want as u64)).unwrap_or(usize::MAX))
-    })?;
+pub(crate) fn read_more(
+    reader: &mut impl Read,
+    buf: &mut Vec<u8>,
+    want: usize,
+    total: u64,
+) -> Result<usize, ReadError> {
+    buf.try_reserve(want)
+        .map_err(|_| out_of_memory(usize::try_from(total.saturating_add(want as u64)).unwrap_or(usize::MAX)))?;
     // `Take` bounds the read to the room just reserved, so `read_to_end` never grows the
     // buffer itself (its growth would abort on exhaustion); it also retries `Interrupted`
     // and does not zero the spare capacity first.

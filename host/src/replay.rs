@@ -31,7 +31,10 @@ pub const STORE_CAPACITY: usize = 65_536;
 /// # Errors
 /// [`Error::Limit`] with `Limit::Memory` when it cannot be allocated.
 pub fn new_window(capacity: usize) -> Result<HostReplayWindow> {
-    Ok(ReplayWindow::new_in(try_filled(capacity, IdSlot::EMPTY)?.into_boxed_slice(), try_filled(capacity, TimeSlot::EMPTY)?.into_boxed_slice()))
+    Ok(ReplayWindow::new_in(
+        try_filled(capacity, IdSlot::EMPTY)?.into_boxed_slice(),
+        try_filled(capacity, TimeSlot::EMPTY)?.into_boxed_slice(),
+    ))
 }
 
 /// The window's snapshot (see [`ReplayWindow::snapshot`]) in a new vector.

@@ -87,7 +87,10 @@ mod imp {
                     std::thread::sleep(std::time::Duration::from_millis(20));
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    return Err(io::Error::new(io::ErrorKind::WouldBlock, format!("{} is held by another process (remove it if none is running)", path.display())))
+                    return Err(io::Error::new(
+                        io::ErrorKind::WouldBlock,
+                        format!("{} is held by another process (remove it if none is running)", path.display()),
+                    ))
                 }
                 Err(e) => return Err(e),
             }

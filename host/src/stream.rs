@@ -71,7 +71,9 @@ impl<R: Read> Input<R> {
             return Ok(0);
         }
         let want = match self.cap {
-            Some(cap) => want.min(usize::try_from(cap.saturating_sub(self.total).saturating_add(1)).unwrap_or(usize::MAX)),
+            Some(cap) => {
+                want.min(usize::try_from(cap.saturating_sub(self.total).saturating_add(1)).unwrap_or(usize::MAX))
+            }
             None => want,
         };
         let n = read_more(&mut self.reader, buf, want.max(1), self.total)?;
@@ -110,7 +112,9 @@ impl<R: Read> Input<R> {
             return Error::Limit { kind: Limit::Size, offset: 0 }.into();
         }
         match first_invalid.or_else(|| check.finish()) {
-            Some(at) => Error::Json { kind: Syntax::InvalidUtf8, offset: usize::try_from(at).unwrap_or(usize::MAX) }.into(),
+            Some(at) => {
+                Error::Json { kind: Syntax::InvalidUtf8, offset: usize::try_from(at).unwrap_or(usize::MAX) }.into()
+            }
             None => e.into(),
         }
     }

@@ -105,7 +105,9 @@ impl fmt::Display for TranscriptFailure {
             TranscriptFailure::Parse { line: Some(line), error } => write!(f, "line {line}: {error}"),
             TranscriptFailure::Parse { line: None, error } => error.fmt(f),
             TranscriptFailure::NotTranscript { object: true } => f.write_str("object without a `messages` array"),
-            TranscriptFailure::NotTranscript { object: false } => f.write_str("transcript must be an array of messages"),
+            TranscriptFailure::NotTranscript { object: false } => {
+                f.write_str("transcript must be an array of messages")
+            }
         }
     }
 }
@@ -138,7 +140,8 @@ pub fn verify_transcript_reader<R: Read, K: KeyResolver + ?Sized>(
                 // An object with a `messages` array (or not a transcript at all): read whole.
                 let bytes = reader.into_whole()?;
                 let mut nodes = Nodes::new();
-                let doc = nodes.parse_transcript(&bytes).map_err(|error| TranscriptFailure::Parse { line: None, error })?;
+                let doc =
+                    nodes.parse_transcript(&bytes).map_err(|error| TranscriptFailure::Parse { line: None, error })?;
                 let messages = messages_of(doc.root())?;
                 message::verify_transcript(messages, keys)
                     .map_err(|(index, error)| TranscriptFailure::Message { index: index as u64, error })?

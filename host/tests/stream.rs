@@ -44,8 +44,25 @@ fn string(r: &mut Rng, out: &mut Vec<u8>) {
     out.push(b'"');
     for _ in 0..r.below(8) {
         let piece = r.pick(&[
-            b"a", b"Z", b"0", b",", b"]", b"[", b"{", b"}", b":", b" ", b"\\\"", b"\\\\", b"\\n", b"\\u00e9", b"\\ud83e\\udd1d",
-            "é".as_bytes(), "東".as_bytes(), "🤝".as_bytes(), b"\\/",
+            b"a",
+            b"Z",
+            b"0",
+            b",",
+            b"]",
+            b"[",
+            b"{",
+            b"}",
+            b":",
+            b" ",
+            b"\\\"",
+            b"\\\\",
+            b"\\n",
+            b"\\u00e9",
+            b"\\ud83e\\udd1d",
+            "é".as_bytes(),
+            "東".as_bytes(),
+            "🤝".as_bytes(),
+            b"\\/",
         ]);
         out.extend_from_slice(piece);
     }
@@ -54,8 +71,22 @@ fn string(r: &mut Rng, out: &mut Vec<u8>) {
 
 fn number(r: &mut Rng, out: &mut Vec<u8>) {
     let n = r.pick(&[
-        b"0", b"-1", b"2050", b"0.15", b"1e-3", b"2150.5", b"1E+2", b"9007199254740991", b"9007199254740993",
-        b"100000000000000000000", b"-0", b"-0.0", b"1e400", b"123456789012345678", b"5e-324", b"0.000001",
+        b"0",
+        b"-1",
+        b"2050",
+        b"0.15",
+        b"1e-3",
+        b"2150.5",
+        b"1E+2",
+        b"9007199254740991",
+        b"9007199254740993",
+        b"100000000000000000000",
+        b"-0",
+        b"-0.0",
+        b"1e400",
+        b"123456789012345678",
+        b"5e-324",
+        b"0.000001",
     ]);
     out.extend_from_slice(n);
 }
@@ -70,7 +101,8 @@ fn value(r: &mut Rng, out: &mut Vec<u8>, depth: u32) {
         4 => string(r, out),
         5 | 6 => {
             out.push(b'{');
-            let names: [&'static [u8]; 6] = [b"\"a\"", b"\"b\"", b"\"price\"", b"\"\\u0061\"", "\"é\"".as_bytes(), b"\"z\""];
+            let names: [&'static [u8]; 6] =
+                [b"\"a\"", b"\"b\"", b"\"price\"", b"\"\\u0061\"", "\"é\"".as_bytes(), b"\"z\""];
             let n = r.below(4);
             for i in 0..n {
                 ws(r, out);
@@ -131,7 +163,24 @@ fn array(r: &mut Rng) -> Vec<u8> {
 /// One damage to `text`.
 fn damage(r: &mut Rng, text: &mut Vec<u8>) {
     let junk: &[&[u8]] = &[
-        b",", b"]", b"[", b"}", b"{", b"\"", b"\\", b"\0", b"\xFF", b"\xC3", b" ", b"x", b":", b"1", b"-", b"t", b"\xEF\xBB\xBF", b"\x01",
+        b",",
+        b"]",
+        b"[",
+        b"}",
+        b"{",
+        b"\"",
+        b"\\",
+        b"\0",
+        b"\xFF",
+        b"\xC3",
+        b" ",
+        b"x",
+        b":",
+        b"1",
+        b"-",
+        b"t",
+        b"\xEF\xBB\xBF",
+        b"\x01",
     ];
     let at = r.below(text.len() + 1);
     match r.below(7) {
@@ -232,14 +281,24 @@ fn streaming_gives_the_whole_documents_verdict_on_damaged_arrays() {
             damage(&mut r, &mut text);
         }
         if let Err(e) = whole(&text) {
-            kinds.insert(format!("{e:?}").split(" {").next().unwrap_or_default().to_string() + &format!("{:?}", e.class()));
+            kinds.insert(
+                format!("{e:?}").split(" {").next().unwrap_or_default().to_string() + &format!("{:?}", e.class()),
+            );
             if let Error::Json { kind, .. } = e {
                 kinds.insert(format!("{kind:?}"));
             }
         }
         check(&text, r.next());
     }
-    for k in ["UnexpectedEnd", "UnexpectedByte", "TrailingBytes", "InvalidUtf8", "ByteOrderMark", "ControlCharacter", "InvalidEscape"] {
+    for k in [
+        "UnexpectedEnd",
+        "UnexpectedByte",
+        "TrailingBytes",
+        "InvalidUtf8",
+        "ByteOrderMark",
+        "ControlCharacter",
+        "InvalidEscape",
+    ] {
         assert!(kinds.contains(k), "no case reached {k}: {kinds:?}");
     }
 }
@@ -247,10 +306,45 @@ fn streaming_gives_the_whole_documents_verdict_on_damaged_arrays() {
 #[test]
 fn fixed_cases() {
     for text in [
-        &b""[..], b"   ", b"[", b"[]", b"[ ]", b" [1] ", b"[1,]", b"[,1]", b"[1 2]", b"[tr]", b"[tru,1]", b"[1.]", b"[1.,2]",
-        b"[-]", b"[\"a\"x]", b"[{\"a\":1]]", b"[{\"a\":1,\"a\":2}]", b"[1]]", b"[1]}", b"[1}", b"[\"\\u", b"[\"\\ud800\",1]",
-        b"[1,\0]", b"\0\0\0", b"[1]\xFF", b"\xFF[1]", b"[\"\xC3\"]", b"[1,2\xC3", b"\xEF\xBB\xBF[]", b"\xEF\xBB", b"{\"a\":1}",
-        b"\"s\"", b"12", b"[[[[", b"[\"\\\"],\"]", b"[9007199254740993]", b"[-0]", b"[1e400]", b" \n\t[\r1\n]\n",
+        &b""[..],
+        b"   ",
+        b"[",
+        b"[]",
+        b"[ ]",
+        b" [1] ",
+        b"[1,]",
+        b"[,1]",
+        b"[1 2]",
+        b"[tr]",
+        b"[tru,1]",
+        b"[1.]",
+        b"[1.,2]",
+        b"[-]",
+        b"[\"a\"x]",
+        b"[{\"a\":1]]",
+        b"[{\"a\":1,\"a\":2}]",
+        b"[1]]",
+        b"[1]}",
+        b"[1}",
+        b"[\"\\u",
+        b"[\"\\ud800\",1]",
+        b"[1,\0]",
+        b"\0\0\0",
+        b"[1]\xFF",
+        b"\xFF[1]",
+        b"[\"\xC3\"]",
+        b"[1,2\xC3",
+        b"\xEF\xBB\xBF[]",
+        b"\xEF\xBB",
+        b"{\"a\":1}",
+        b"\"s\"",
+        b"12",
+        b"[[[[",
+        b"[\"\\\"],\"]",
+        b"[9007199254740993]",
+        b"[-0]",
+        b"[1e400]",
+        b" \n\t[\r1\n]\n",
     ] {
         check(text, 7);
     }

@@ -27,7 +27,8 @@ fn messages(count: usize) -> (Vec<Vec<u8>>, KeyMap, concordia_core::digest::Dige
     for i in 0..count {
         let (who, key) = if i % 2 == 0 { ("seller", &seller) } else { ("buyer", &buyer) };
         let id = format!("msg_{i}");
-        let mut env = Envelope::new("negotiate.counter", &id, "ses_t", "2026-03-21T14:30:00Z", Party::new(who), body.root());
+        let mut env =
+            Envelope::new("negotiate.counter", &id, "ses_t", "2026-03-21T14:30:00Z", Party::new(who), body.root());
         env.prev_hash = prev;
         let n = env.write_signed(key, &mut buf).unwrap();
         prev = message_hash(json::parse(&buf[..n], &mut nodes).unwrap().root());
@@ -120,7 +121,9 @@ fn parse_errors_name_the_line_and_the_absolute_offset() {
     let at = text.len();
     text.extend_from_slice(b"{\"a\":}\n");
     match verify(&text, &keys, TranscriptFormat::Lines) {
-        Err(f @ TranscriptFailure::Parse { line: Some(5), error: Error::Json { kind: Syntax::UnexpectedByte, offset } }) => {
+        Err(
+            f @ TranscriptFailure::Parse { line: Some(5), error: Error::Json { kind: Syntax::UnexpectedByte, offset } },
+        ) => {
             assert_eq!(offset, at + 5);
             assert!(f.to_string().starts_with("line 5: "), "{f}");
         }
@@ -185,7 +188,9 @@ fn a_message_nested_to_the_policy_depth_verifies_inside_a_transcript() {
     let msg = format!("{{\"x\":{inner}}}");
     let (_, keys, _) = messages(0);
     match verify(format!("[{msg}]").as_bytes(), &keys, TranscriptFormat::Array) {
-        Err(TranscriptFailure::Message { index: 0, error }) => assert!(!matches!(error, Error::Limit { .. }), "{error:?}"),
+        Err(TranscriptFailure::Message { index: 0, error }) => {
+            assert!(!matches!(error, Error::Limit { .. }), "{error:?}")
+        }
         other => panic!("{other:?}"),
     }
     let deeper = format!("[{{\"x\":[{inner}]}}]");

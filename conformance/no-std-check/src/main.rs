@@ -53,9 +53,8 @@ fn parse_canonicalize_verify(nodes: &mut [Node]) -> Outcome {
     let Ok(key) = PublicKey::from_b64(text) else {
         return Outcome::BadKey;
     };
-    let Ok(expected) = core::str::from_utf8(HASH)
-        .map_err(|_| ())
-        .and_then(|h| Digest::parse_prefixed(h).map_err(|_| ()))
+    let Ok(expected) =
+        core::str::from_utf8(HASH).map_err(|_| ()).and_then(|h| Digest::parse_prefixed(h).map_err(|_| ()))
     else {
         return Outcome::BadHash;
     };
@@ -111,9 +110,7 @@ mod host {
     pub fn stack_pointer() -> u32 {
         let sp: u32;
         // SAFETY: reads a register, touches no memory.
-        unsafe {
-            core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
-        };
+        unsafe { core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags)) };
         sp
     }
 
@@ -150,9 +147,7 @@ mod host {
         let r: u32;
         // SAFETY: the debugger/QEMU handles the breakpoint; `arg` points at data that
         // lives across the call.
-        unsafe {
-            core::arch::asm!("bkpt #0xab", inout("r0") op => r, in("r1") arg, options(nostack))
-        };
+        unsafe { core::arch::asm!("bkpt #0xab", inout("r0") op => r, in("r1") arg, options(nostack)) };
         r
     }
 
@@ -176,10 +171,7 @@ mod host {
 
     impl Line {
         pub fn new() -> Self {
-            Line {
-                buf: [0; 128],
-                len: 0,
-            }
+            Line { buf: [0; 128], len: 0 }
         }
 
         pub fn push(&mut self, s: &[u8]) {

@@ -42,16 +42,7 @@ const TYPES: &[&str] = &[
     "negotiate.inquire",
     "negotiate.propose_conditional",
 ];
-const CITIES: &[&str] = &[
-    "Zürich",
-    "São Paulo",
-    "München",
-    "Kraków",
-    "東京",
-    "Montréal",
-    "Reykjavík",
-    "Austin",
-];
+const CITIES: &[&str] = &["Zürich", "São Paulo", "München", "Kraków", "東京", "Montréal", "Reykjavík", "Austin"];
 const ITEMS: &[&str] = &[
     "Refurbished ThinkPad X1 Carbon (Gen 9), 16 GB",
     "Café-grade espresso grinder — burr set",
@@ -99,11 +90,7 @@ pub fn message(seed: u64, target: usize) -> String {
     let mut r = Rng::new(seed);
     let mut s = String::with_capacity(target + 512);
     let ty = r.pick(TYPES);
-    write!(
-        s,
-        "{{\"concordia\":\"0.1.0\",\"type\":\"{ty}\",\"id\":\"msg_"
-    )
-    .unwrap();
+    write!(s, "{{\"concordia\":\"0.1.0\",\"type\":\"{ty}\",\"id\":\"msg_").unwrap();
     hex(&mut r, 24, &mut s);
     s.push_str("\",\"session_id\":\"ses_");
     hex(&mut r, 24, &mut s);
@@ -119,9 +106,7 @@ pub fn message(seed: u64, target: usize) -> String {
     .unwrap();
     s.push_str(",\"from\":{\"agent_id\":\"did:concordia:agent:seller-");
     hex(&mut r, 8, &mut s);
-    s.push_str(
-        "\",\"principal_id\":\"org:acme-gmbh\"},\"to\":[{\"agent_id\":\"did:concordia:agent:buyer-",
-    );
+    s.push_str("\",\"principal_id\":\"org:acme-gmbh\"},\"to\":[{\"agent_id\":\"did:concordia:agent:buyer-");
     hex(&mut r, 8, &mut s);
     s.push_str("\"}],\"prev_hash\":\"sha256:");
     hex(&mut r, 64, &mut s);
@@ -189,9 +174,7 @@ pub fn message(seed: u64, target: usize) -> String {
 
 /// `count` messages of about `size` bytes each, concatenated size about `count * size`.
 pub fn corpus(count: usize, size: usize) -> Vec<String> {
-    (0..count as u64)
-        .map(|i| message(0xC0DC_0D1A + i, size))
-        .collect()
+    (0..count as u64).map(|i| message(0xC0DC_0D1A + i, size)).collect()
 }
 
 /// Total input bytes.

@@ -100,7 +100,6 @@ pub struct DidDocument<'a> {
 
 pub use crate::did_key::{decode_multikey, encode_multikey};
 
-
 fn plain<'a>(v: Option<Value<'a>>, what: &'static str) -> Result<&'a str> {
     v.ok_or(Error::Schema(what))?.as_plain_str().ok_or(Error::Schema(what))
 }
@@ -166,7 +165,14 @@ pub fn document_from_value(doc: Value<'_>) -> Result<DidDocument<'_>> {
     let endpoint = plain(doc.get("endpoint"), "endpoint must be a string without escapes")?;
     check_endpoint(endpoint)?;
     let mut signing_keys = heapless::Vec::new();
-    keys_of(doc, "verificationMethod", id, crate::did_key::ED25519_MULTICODEC, |k| PublicKey::from_bytes(&k), &mut signing_keys)?;
+    keys_of(
+        doc,
+        "verificationMethod",
+        id,
+        crate::did_key::ED25519_MULTICODEC,
+        |k| PublicKey::from_bytes(&k),
+        &mut signing_keys,
+    )?;
     let mut agreement_keys = heapless::Vec::new();
     keys_of(doc, "keyAgreement", id, X25519_MULTICODEC, |k| Ok(X25519PublicKey(k)), &mut agreement_keys)?;
     if signing_keys.is_empty() {
@@ -224,7 +230,16 @@ pub fn write_document<S: Sink + ?Sized>(
     };
     // Members in UTF-16 order; every value is plain ASCII without characters to escape.
     let key = |sink: &mut S, fragment: &str, mb: &str| -> Result<()> {
-        for part in ["[{\"controller\":\"", id, "\",\"id\":\"", id, fragment, "\",\"publicKeyMultibase\":\"", mb, "\",\"type\":\"Multikey\"}]"] {
+        for part in [
+            "[{\"controller\":\"",
+            id,
+            "\",\"id\":\"",
+            id,
+            fragment,
+            "\",\"publicKeyMultibase\":\"",
+            mb,
+            "\",\"type\":\"Multikey\"}]",
+        ] {
             sink.write(part.as_bytes())?;
         }
         Ok(())

@@ -134,7 +134,11 @@ pub fn parse_rfc3339(text: &str) -> Result<Timestamp> {
     }
     let zone = b.get(i..).unwrap_or(&[]);
     let ok = zone == b"Z"
-        || (zone.len() == 6 && matches!(zone.first(), Some(b'+' | b'-')) && digits(zone, 1, 2) && zone.get(3) == Some(&b':') && digits(zone, 4, 2));
+        || (zone.len() == 6
+            && matches!(zone.first(), Some(b'+' | b'-'))
+            && digits(zone, 1, 2)
+            && zone.get(3) == Some(&b':')
+            && digits(zone, 4, 2));
     if !ok {
         return Err(BAD);
     }
@@ -146,7 +150,11 @@ fn check_type(t: &str) -> Result<()> {
         && t.len() <= MAX_TYPE
         && t.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
         && t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-'));
-    if ok { Ok(()) } else { Err(Error::Schema("type must be 1-128 of a-z 0-9 . _ - starting with a letter")) }
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Schema("type must be 1-128 of a-z 0-9 . _ - starting with a letter"))
+    }
 }
 
 impl Header<'_> {
@@ -170,7 +178,16 @@ impl Header<'_> {
     pub fn aad(&self, out: &mut [u8; MAX_AAD]) -> Result<usize> {
         self.check()?;
         let mut sink = SliceSink::new(out);
-        write_fields(&mut sink, &[("created_at", self.created_at), ("from", self.from), ("id", self.id), ("to", self.to), ("type", self.kind)])?;
+        write_fields(
+            &mut sink,
+            &[
+                ("created_at", self.created_at),
+                ("from", self.from),
+                ("id", self.id),
+                ("to", self.to),
+                ("type", self.kind),
+            ],
+        )?;
         sink.finish()
     }
 }
@@ -229,7 +246,10 @@ pub fn seal(
 ) -> Result<usize> {
     let mut aad = [0u8; MAX_AAD];
     let aad_len = header.aad(&mut aad)?;
-    let raw = ENC_LEN.checked_add(body.len()).and_then(|n| n.checked_add(TAG_LEN)).ok_or(Error::BufferTooSmall { needed: usize::MAX })?;
+    let raw = ENC_LEN
+        .checked_add(body.len())
+        .and_then(|n| n.checked_add(TAG_LEN))
+        .ok_or(Error::BufferTooSmall { needed: usize::MAX })?;
     let b64 = encoding::encoded_len(raw, false);
     let prefix = ["{\"created_at\":\"", header.created_at, "\",\"encrypted_body\":\""];
     let before_sig = ["\",\"from\":\"", header.from, "\",\"id\":\"", header.id, "\","];
@@ -322,7 +342,10 @@ pub fn from_value(root: Value<'_>) -> Result<Envelope<'_>> {
     let created = header.check()?;
     let encrypted_body = member(root, "encrypted_body")?;
     let eb = encrypted_body.as_bytes();
-    if eb.len() < encoding::encoded_len(ENC_LEN + TAG_LEN, false) || eb.len() % 4 == 1 || !eb.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_') {
+    if eb.len() < encoding::encoded_len(ENC_LEN + TAG_LEN, false)
+        || eb.len() % 4 == 1
+        || !eb.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+    {
         return Err(Error::Schema("encrypted_body must be unpadded base64url of at least 48 bytes"));
     }
     let sig_text = member(root, "sig")?;

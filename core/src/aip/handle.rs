@@ -91,7 +91,6 @@ pub fn check_domain(domain: &[u8]) -> Result<()> {
     Ok(())
 }
 
-
 /// Percent-decodes `input` (RFC 3986 `%XX`, either hex case) into `out`, once.
 ///
 /// # Errors

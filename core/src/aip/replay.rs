@@ -300,7 +300,10 @@ pub struct ReplayWindow<T, H> {
 
 impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> core::fmt::Debug for ReplayWindow<T, H> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ReplayWindow").field("len", &self.len).field("capacity", &self.capacity()).finish_non_exhaustive()
+        f.debug_struct("ReplayWindow")
+            .field("len", &self.len)
+            .field("capacity", &self.capacity())
+            .finish_non_exhaustive()
     }
 }
 
@@ -314,7 +317,16 @@ impl<const N: usize> FixedReplayWindow<N> {
     /// An empty window with room for `N` ids inside (usable in a `static`).
     #[must_use]
     pub const fn new() -> Self {
-        ReplayWindow { nodes: [IdSlot::EMPTY; N], heap: [TimeSlot::EMPTY; N], len: 0, root: NIL, free: NIL, unused: 0, latest: None, guard: None }
+        ReplayWindow {
+            nodes: [IdSlot::EMPTY; N],
+            heap: [TimeSlot::EMPTY; N],
+            len: 0,
+            root: NIL,
+            free: NIL,
+            unused: 0,
+            latest: None,
+            guard: None,
+        }
     }
 }
 
@@ -438,7 +450,9 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
         let (oldest, _) = bounds(now)?;
         check_fresh(created_at, now)?;
         if self.guard.is_some_and(|g| created_at <= g) {
-            return Err(Error::Temporal("created_at is not after the replay window's cold start (ids seen before it are unknown)"));
+            return Err(Error::Temporal(
+                "created_at is not after the replay window's cold start (ids seen before it are unknown)",
+            ));
         }
         // Full, the id unknown and nothing old enough to evict: refuse before changing
         // anything. (An id that is remembered but about to be evicted frees its own slot.)
@@ -592,7 +606,11 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
 
     #[inline]
     fn h(&self, i: u32) -> u8 {
-        if i == NIL { 0 } else { self.node(i).height }
+        if i == NIL {
+            0
+        } else {
+            self.node(i).height
+        }
     }
 
     #[inline]
@@ -780,7 +798,12 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
 
     #[cfg(test)]
     pub(crate) fn check_invariants(&self) -> usize {
-        fn walk<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlot]>>(w: &ReplayWindow<T, H>, i: u32, lo: Option<u128>, hi: Option<u128>) -> (u8, usize) {
+        fn walk<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlot]>>(
+            w: &ReplayWindow<T, H>,
+            i: u32,
+            lo: Option<u128>,
+            hi: Option<u128>,
+        ) -> (u8, usize) {
             if i == NIL {
                 return (0, 0);
             }

@@ -1,8 +1,8 @@
 //! Tests of the AIP module.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::vec;
 use std::borrow::ToOwned;
+use std::vec;
 use std::vec::Vec;
 
 use super::did::{self, Route, RouteMode};
@@ -30,7 +30,12 @@ fn handle_forms_round_trip() {
     assert_eq!(h.url_form().as_str(), "alice%23aigentix.org");
     assert_eq!(h.at_form().as_str(), "@alice@aigentix.org");
     assert_eq!(h.did().as_str(), "did:aip:aigentix.org:alice");
-    for form in ["alice%23aigentix.org", "alice%23AIGENTIX.org".to_lowercase().as_str(), "@alice@aigentix.org", "%61lice%23aigentix.org"] {
+    for form in [
+        "alice%23aigentix.org",
+        "alice%23AIGENTIX.org".to_lowercase().as_str(),
+        "@alice@aigentix.org",
+        "%61lice%23aigentix.org",
+    ] {
         assert_eq!(Handle::parse(form).unwrap(), h, "{form}");
     }
     assert_eq!(handle::parse_any("did:aip:aigentix.org:alice").unwrap(), h);
@@ -41,10 +46,33 @@ fn handle_forms_round_trip() {
 #[test]
 fn malformed_handles_are_rejected() {
     for bad in [
-        "", "#", "alice", "alice#", "#aigentix.org", "alice#aigentix", "Alice#aigentix.org", "alice#Aigentix.org",
-        "alice#a..org", "alice#-a.org", "alice#a-.org", "-alice#a.org", "alice.#a.org", "al ice#a.org", "alice#a.org#b",
-        "alice%2523aigentix.org", "alice%2#a.org", "alice%zz#a.org", "alice%", "@alice", "@alice@", "@@a.org",
-        "alice@a.org", "alice#a_b.org", "al#ce#a.org", "alic\u{e9}#a.org", "alice%C3%A9#a.org",
+        "",
+        "#",
+        "alice",
+        "alice#",
+        "#aigentix.org",
+        "alice#aigentix",
+        "Alice#aigentix.org",
+        "alice#Aigentix.org",
+        "alice#a..org",
+        "alice#-a.org",
+        "alice#a-.org",
+        "-alice#a.org",
+        "alice.#a.org",
+        "al ice#a.org",
+        "alice#a.org#b",
+        "alice%2523aigentix.org",
+        "alice%2#a.org",
+        "alice%zz#a.org",
+        "alice%",
+        "@alice",
+        "@alice@",
+        "@@a.org",
+        "alice@a.org",
+        "alice#a_b.org",
+        "al#ce#a.org",
+        "alic\u{e9}#a.org",
+        "alice%C3%A9#a.org",
     ] {
         assert!(Handle::parse(bad).is_err(), "{bad:?}");
     }
@@ -55,7 +83,14 @@ fn malformed_handles_are_rejected() {
     assert!(Handle::parse(&std::format!("a#{label}.org")).is_ok());
     assert!(Handle::parse(&std::format!("a#{label}b.org")).is_err());
     assert!(Handle::parse(&"%41".repeat(400)).is_err());
-    for bad in ["did:aip:aigentix.org", "did:aip::alice", "did:aip:aigentix.org:", "did:key:z6Mk", "did:aip:aigentix.org:al:ice", "did:aip:x:alice"] {
+    for bad in [
+        "did:aip:aigentix.org",
+        "did:aip::alice",
+        "did:aip:aigentix.org:",
+        "did:key:z6Mk",
+        "did:aip:aigentix.org:al:ice",
+        "did:aip:x:alice",
+    ] {
         assert!(did::parse_did(bad).is_err(), "{bad:?}");
     }
 }
@@ -109,7 +144,10 @@ fn bad_did_documents_are_rejected() {
         ("https://hub", "ftp://hub"),
         ("https://hub.aigentix.org/relay/alice", "https://"),
         ("\"id\":\"did:aip:aigentix.org:alice\"", "\"id\":\"did:web:aigentix.org\""),
-        ("\"controller\":\"did:aip:aigentix.org:alice\",\"publicKeyMultibase\":\"z6Mk", "\"controller\":\"did:aip:x.org:eve\",\"publicKeyMultibase\":\"z6Mk"),
+        (
+            "\"controller\":\"did:aip:aigentix.org:alice\",\"publicKeyMultibase\":\"z6Mk",
+            "\"controller\":\"did:aip:x.org:eve\",\"publicKeyMultibase\":\"z6Mk",
+        ),
         ("\"publicKeyMultibase\":\"z6Mk", "\"publicKeyMultibase\":\"z6Mkx"),
         ("\"verificationMethod\":[", "\"verificationMethod\":[],\"x\":["),
     ];
@@ -122,9 +160,16 @@ fn bad_did_documents_are_rejected() {
     // An X25519 key where an Ed25519 key belongs is an error, not silently skipped.
     let (_, _, x) = keys();
     let xk = did::encode_multikey(&x.0, did::X25519_MULTICODEC);
-    let swapped = good.replacen("\"publicKeyMultibase\":\"z6Mk", &std::format!("\"publicKeyMultibase\":\"{xk}\",\"was\":\"z6Mk"), 1);
+    let swapped = good.replacen(
+        "\"publicKeyMultibase\":\"z6Mk",
+        &std::format!("\"publicKeyMultibase\":\"{xk}\",\"was\":\"z6Mk"),
+        1,
+    );
     let mut nodes = vec![Node::EMPTY; swapped.len() / 2 + 2];
-    assert_eq!(did::parse_document(swapped.as_bytes(), &mut nodes).unwrap_err(), Error::Encoding("unexpected multikey codec"));
+    assert_eq!(
+        did::parse_document(swapped.as_bytes(), &mut nodes).unwrap_err(),
+        Error::Encoding("unexpected multikey codec")
+    );
 }
 
 // ---- HPKE: RFC 9180 Appendix A.2.1 ----
@@ -163,7 +208,12 @@ fn rfc9180_a21_base_mode_vector() {
     bad_tag[0] ^= 1;
     let mut bad_enc = enc;
     bad_enc[5] ^= 1;
-    for (e, info, aad, t) in [(enc, A21_INFO, "436f756e742d31", tag), (enc, "00", A21_AAD0, tag), (enc, A21_INFO, A21_AAD0, bad_tag), (bad_enc, A21_INFO, A21_AAD0, tag)] {
+    for (e, info, aad, t) in [
+        (enc, A21_INFO, "436f756e742d31", tag),
+        (enc, "00", A21_AAD0, tag),
+        (enc, A21_INFO, A21_AAD0, bad_tag),
+        (bad_enc, A21_INFO, A21_AAD0, tag),
+    ] {
         let mut b = ct[..ct.len() - 16].to_vec();
         assert_eq!(hpke::open_in_place(&sk_r, &e, &unhex(info), &unhex(aad), &mut b, &t), Err(Error::Signature));
         assert!(b.iter().all(|&x| x == 0));
@@ -208,7 +258,10 @@ fn envelope_seal_verify_open() {
     assert_eq!(envelope::seal(&HEADER, &x, BODY, &[0x33; 32], &kp, &mut exact), Ok(env.len()));
     assert_eq!(exact, env);
     let mut short = vec![0u8; env.len() - 1];
-    assert_eq!(envelope::seal(&HEADER, &x, BODY, &[0x33; 32], &kp, &mut short), Err(Error::BufferTooSmall { needed: env.len() }));
+    assert_eq!(
+        envelope::seal(&HEADER, &x, BODY, &[0x33; 32], &kp, &mut short),
+        Err(Error::BufferTooSmall { needed: env.len() })
+    );
 
     let mut nodes = [Node::EMPTY; envelope::NODES];
     let e = envelope::parse(&env, &mut nodes).unwrap();
@@ -236,7 +289,11 @@ fn envelope_seal_verify_open() {
 fn envelope_body_is_bound_to_its_header() {
     let (kp, sk, _) = keys();
     let env = std::string::String::from_utf8(seal_default(&HEADER, BODY)).unwrap();
-    let other = std::string::String::from_utf8(seal_default(&Header { id: "2b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b", ..HEADER }, BODY)).unwrap();
+    let other = std::string::String::from_utf8(seal_default(
+        &Header { id: "2b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b", ..HEADER },
+        BODY,
+    ))
+    .unwrap();
     let body_of = |s: &str| s.split("\"encrypted_body\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
     // Moving a body into another envelope breaks the signature, and the body does not open
     // under the other header even for a recipient who skipped the signature check.
@@ -253,7 +310,13 @@ fn envelope_tampering_and_shape() {
     let (kp, _, _) = keys();
     let env = std::string::String::from_utf8(seal_default(&HEADER, BODY)).unwrap();
     // Changing any header field breaks the signature.
-    for (from, to) in [("14:25:00Z", "14:25:01Z"), ("etagi.ru:etagi", "etagi.ru:etagl"), ("offer.request", "offer.requesu"), ("a3f5-ef19", "a3f5-ef18"), ("aigentix.org:alice", "aigentix.org:alicf")] {
+    for (from, to) in [
+        ("14:25:00Z", "14:25:01Z"),
+        ("etagi.ru:etagi", "etagi.ru:etagl"),
+        ("offer.request", "offer.requesu"),
+        ("a3f5-ef19", "a3f5-ef18"),
+        ("aigentix.org:alice", "aigentix.org:alicf"),
+    ] {
         let bad = env.replacen(from, to, 1);
         let mut nodes = [Node::EMPTY; envelope::NODES];
         let e = envelope::parse(bad.as_bytes(), &mut nodes).unwrap();
@@ -285,7 +348,15 @@ fn envelope_tampering_and_shape() {
     let mut nodes = [Node::EMPTY; envelope::NODES];
     assert!(envelope::parse(b"[]", &mut nodes).is_err());
     assert!(envelope::parse(b"{}", &mut nodes).is_err());
-    assert!(envelope::seal(&Header { created_at: "yesterday", ..HEADER }, &keys().2, b"", &[0; 32], &kp, &mut [0u8; 1024]).is_err());
+    assert!(envelope::seal(
+        &Header { created_at: "yesterday", ..HEADER },
+        &keys().2,
+        b"",
+        &[0; 32],
+        &kp,
+        &mut [0u8; 1024]
+    )
+    .is_err());
 }
 
 #[test]
@@ -322,7 +393,9 @@ fn did_document_written_by_the_core_reads_back_and_is_canonical() {
     let subject = Handle::new("etagi", "etagi.ru").unwrap();
     let ed = KeyPair::from_seed(&[7; 32]).public_key();
     let (_, x) = derive_keypair(&[9; 32]);
-    for (mode, endpoint) in [(RouteMode::Direct, "https://api.etagi.ru/aip"), (RouteMode::Relay, "wss://hub.etagi.ru/relay/etagi")] {
+    for (mode, endpoint) in
+        [(RouteMode::Direct, "https://api.etagi.ru/aip"), (RouteMode::Relay, "wss://hub.etagi.ru/relay/etagi")]
+    {
         let mut buf = [0u8; 1024];
         let mut sink = crate::sink::SliceSink::new(&mut buf);
         did::write_document(&subject, mode, endpoint, &ed, &x, &mut sink).unwrap();
@@ -344,6 +417,9 @@ fn did_document_written_by_the_core_reads_back_and_is_canonical() {
     }
     for bad in ["ftp://x", "https://", "https://a b", "https://a\"b", "https://a\\b"] {
         let mut sink = crate::sink::CountSink::default();
-        assert!(matches!(did::write_document(&subject, RouteMode::Direct, bad, &ed, &x, &mut sink), Err(Error::Schema(_))), "{bad}");
+        assert!(
+            matches!(did::write_document(&subject, RouteMode::Direct, bad, &ed, &x, &mut sink), Err(Error::Schema(_))),
+            "{bad}"
+        );
     }
 }

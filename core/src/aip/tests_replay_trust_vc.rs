@@ -88,7 +88,12 @@ struct Op {
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    (0u8..24, -700i64..400, -50i64..120, 0u8..16).prop_map(|(id, created, advance, action)| Op { id, created, advance, action })
+    (0u8..24, -700i64..400, -50i64..120, 0u8..16).prop_map(|(id, created, advance, action)| Op {
+        id,
+        created,
+        advance,
+        action,
+    })
 }
 
 type Boxed = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
@@ -300,14 +305,20 @@ fn replay_restore_refuses_inconsistent_snapshots() {
         ("nanoseconds out of range", Box::new(|s| s[16..20].copy_from_slice(&2_000_000_000u32.to_le_bytes()))),
         ("clock at the end of time", Box::new(|s| s[8..16].copy_from_slice(&i64::MAX.to_le_bytes()))),
         ("count too large", Box::new(|s| s[32] = 4)),
-        ("guard after the clock", Box::new(|s| {
-            s[5] |= 2;
-            s[20..28].copy_from_slice(&5_000i64.to_le_bytes());
-        })),
-        ("id twice", Box::new(|s| {
-            let first: Vec<u8> = s[36..52].to_vec();
-            s[64..80].copy_from_slice(&first);
-        })),
+        (
+            "guard after the clock",
+            Box::new(|s| {
+                s[5] |= 2;
+                s[20..28].copy_from_slice(&5_000i64.to_le_bytes());
+            }),
+        ),
+        (
+            "id twice",
+            Box::new(|s| {
+                let first: Vec<u8> = s[36..52].to_vec();
+                s[64..80].copy_from_slice(&first);
+            }),
+        ),
         ("created_at too old for the clock", Box::new(|s| s[52..60].copy_from_slice(&100i64.to_le_bytes()))),
         ("out of heap order", Box::new(|s| s[52..60].copy_from_slice(&1_002i64.to_le_bytes()))),
     ];
@@ -532,7 +543,10 @@ fn vc_issue_verify_and_tamper() {
         ("\"cryptosuite\":\"eddsa-jcs-2022\"", "\"cryptosuite\":\"eddsa-rdfc-2022\""),
         ("\"type\":\"DataIntegrityProof\"", "\"type\":\"Ed25519Signature2020\""),
         ("\"proofValue\":\"z", "\"proofValue\":\"u"),
-        ("\"@context\":[\"https://www.w3.org/ns/credentials/v2\"],\"created\"", "\"@context\":[\"https://example.org\"],\"created\""),
+        (
+            "\"@context\":[\"https://www.w3.org/ns/credentials/v2\"],\"created\"",
+            "\"@context\":[\"https://example.org\"],\"created\"",
+        ),
     ] {
         assert!(signed.contains(from), "{from}");
         let bad = signed.replacen(from, to, 1);
@@ -546,7 +560,10 @@ fn vc_issue_verify_and_tamper() {
     };
     assert!(verify(&bad_sig, &opts).is_err());
     // Anchors, revocation, validity period.
-    assert!(matches!(verify(&signed, &VerifyOptions { anchors: Some(&["did:key:other"]), ..opts }), Err(Error::Binding(_))));
+    assert!(matches!(
+        verify(&signed, &VerifyOptions { anchors: Some(&["did:key:other"]), ..opts }),
+        Err(Error::Binding(_))
+    ));
     let revoked = ["urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33"];
     assert!(matches!(verify(&signed, &VerifyOptions { revoked: &revoked, ..opts }), Err(Error::Binding(_))));
     let late = Some(crate::time::parse_datetime("2027-01-01T00:00:01Z").unwrap());
@@ -559,7 +576,8 @@ fn vc_issue_verify_and_tamper() {
     let text = credential(&did);
     let doc = json::parse(text.as_bytes(), &mut nodes).unwrap();
     assert!(vc::issue(doc.root(), &other, None, &mut [0u8; 4096]).is_err());
-    let forged = issue(&other, &credential(&crate::did_key::encode(&other.public_key()))).replace(crate::did_key::encode(&other.public_key()).as_str().split('#').next().unwrap(), &did);
+    let forged = issue(&other, &credential(&crate::did_key::encode(&other.public_key())))
+        .replace(crate::did_key::encode(&other.public_key()).as_str().split('#').next().unwrap(), &did);
     assert!(verify(&forged, &VerifyOptions::default()).is_err());
     // Already has a proof.
     let mut nodes = vec![Node::EMPTY; signed.len()];
@@ -596,7 +614,10 @@ fn vc_hash_construction_by_hand() {
 #[test]
 fn replay_slots_are_48_bytes_and_storage_can_be_boxed() {
     assert_eq!(std::mem::size_of::<IdSlot>() + std::mem::size_of::<TimeSlot>(), 48);
-    let mut w = ReplayWindow::new_in(std::vec![IdSlot::EMPTY; 3].into_boxed_slice(), std::vec![TimeSlot::EMPTY; 5].into_boxed_slice());
+    let mut w = ReplayWindow::new_in(
+        std::vec![IdSlot::EMPTY; 3].into_boxed_slice(),
+        std::vec![TimeSlot::EMPTY; 5].into_boxed_slice(),
+    );
     assert_eq!(w.capacity(), 3);
     for id in 0..3u128 {
         assert_eq!(w.check(id, t(10_000), t(10_000)), Ok(Verdict::Fresh));

@@ -94,7 +94,12 @@ pub fn credential_ceiling(subject: &str, edges: &[Edge<'_>], anchors: &[&str]) -
             let issuer_auth = if is_anchor(e.issuer) {
                 1.0
             } else {
-                edges.iter().zip(prev.iter()).filter(|(f, _)| f.subject == e.issuer).map(|(_, v)| *v).fold(0.0, f64::max)
+                edges
+                    .iter()
+                    .zip(prev.iter())
+                    .filter(|(f, _)| f.subject == e.issuer)
+                    .map(|(_, v)| *v)
+                    .fold(0.0, f64::max)
             };
             if let Some(slot) = via.get_mut(i) {
                 *slot = ATTENUATION * issuer_auth;

@@ -127,7 +127,8 @@ pub fn issue(credential: Value<'_>, key: &KeyPair, created: Option<&str>, out: &
         parse_rfc3339(c)?;
     }
     let method = verification_method(&key.public_key());
-    let fields = ProofFields { context: credential.get("@context"), created, purpose: ASSERTION_METHOD, method: &method };
+    let fields =
+        ProofFields { context: credential.get("@context"), created, purpose: ASSERTION_METHOD, method: &method };
     let mut h = Sha256Sink::new();
     write_proof(&fields, None, &mut h)?;
     let data = hash_data(&h.finish(), credential);
@@ -213,7 +214,9 @@ pub fn verify_proof(credential: Value<'_>) -> Result<ProofVerified<'_>> {
     if proof.kind() != Kind::Object {
         return Err(Error::Schema("proof must be one object (proof sets are not supported)"));
     }
-    if !proof.get("type").is_some_and(|v| v.is_str(PROOF_TYPE)) || !proof.get("cryptosuite").is_some_and(|v| v.is_str(CRYPTOSUITE)) {
+    if !proof.get("type").is_some_and(|v| v.is_str(PROOF_TYPE))
+        || !proof.get("cryptosuite").is_some_and(|v| v.is_str(CRYPTOSUITE))
+    {
         return Err(Error::Schema("proof must be a DataIntegrityProof with cryptosuite eddsa-jcs-2022"));
     }
     if !proof.get("proofPurpose").is_some_and(|v| v.is_str(ASSERTION_METHOD)) {

@@ -31,8 +31,12 @@ pub const MAX_REFERENCE_EXTENSIONS_NODES: usize = 256;
 /// longer than the window (the SDK's `duration > (end - start).total_seconds()`).
 pub(super) fn check_validity(v: &Validity) -> Result<()> {
     match *v {
-        Validity::Absolute { from, until } if until <= from => Err(Error::InvalidArgument("validity until must be after from")),
-        Validity::Window { start, end, .. } if end <= start => Err(Error::InvalidArgument("validity end must be after start")),
+        Validity::Absolute { from, until } if until <= from => {
+            Err(Error::InvalidArgument("validity until must be after from"))
+        }
+        Validity::Window { start, end, .. } if end <= start => {
+            Err(Error::InvalidArgument("validity end must be after start"))
+        }
         Validity::Relative { duration_seconds: 0, .. } | Validity::Window { duration_seconds: 0, .. } => {
             Err(Error::InvalidArgument("validity duration must be at least 1"))
         }
@@ -43,7 +47,11 @@ pub(super) fn check_validity(v: &Validity) -> Result<()> {
 
 fn check_span(start: Timestamp, end: Timestamp, duration: u64) -> Result<()> {
     let fits = i64::try_from(duration).ok().and_then(|d| start.add_seconds(d).ok()).is_some_and(|t| t <= end);
-    if fits { Ok(()) } else { Err(Error::InvalidArgument("validity duration exceeds the window")) }
+    if fits {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument("validity duration exceeds the window"))
+    }
 }
 
 /// Reads a `validity_temporal` object with the SDK's rules: `mode` one of `absolute`
@@ -71,7 +79,11 @@ pub fn validity_from_json(vt: Value<'_>) -> Result<Validity> {
     } else if mode.is_some_and(|m| m.eq_str("relative")) {
         let from = ts("from")?;
         let d = duration(field("duration_seconds")?)?;
-        Validity::Relative { from, duration_seconds: u32::try_from(d).map_err(|_| Error::InvalidArgument("validity duration_seconds beyond 2^32 - 1"))? }
+        Validity::Relative {
+            from,
+            duration_seconds: u32::try_from(d)
+                .map_err(|_| Error::InvalidArgument("validity duration_seconds beyond 2^32 - 1"))?,
+        }
     } else if mode.is_some_and(|m| m.eq_str("window")) {
         let (start, end) = (ts("start")?, ts("end")?);
         if end <= start {
@@ -79,7 +91,12 @@ pub fn validity_from_json(vt: Value<'_>) -> Result<Validity> {
         }
         let d = duration(field("duration_seconds")?)?;
         check_span(start, end, d)?;
-        Validity::Window { start, end, duration_seconds: u32::try_from(d).map_err(|_| Error::InvalidArgument("validity duration_seconds beyond 2^32 - 1"))? }
+        Validity::Window {
+            start,
+            end,
+            duration_seconds: u32::try_from(d)
+                .map_err(|_| Error::InvalidArgument("validity duration_seconds beyond 2^32 - 1"))?,
+        }
     } else {
         return Err(Error::InvalidArgument("validity_temporal mode must be absolute, relative or window"));
     };
@@ -175,7 +192,9 @@ pub fn check_references(refs: Option<Value<'_>>) -> Result<()> {
             match r.get(name) {
                 None if required => return Err(Error::InvalidArgument("reference misses type, id or relationship")),
                 Some(v) if !v.as_str().is_some_and(|s| identifier(s, cap)) => {
-                    return Err(Error::InvalidArgument("reference strings must be non-empty, short and without whitespace"));
+                    return Err(Error::InvalidArgument(
+                        "reference strings must be non-empty, short and without whitespace",
+                    ));
                 }
                 _ => {}
             }

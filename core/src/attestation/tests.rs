@@ -36,7 +36,10 @@ fn round_half_even_matches_python_round() {
 }
 
 fn keys() -> [(&'static str, KeyPair); 2] {
-    [("did:concordia:agent:seller-camera", KeyPair::from_seed(&[5; 32])), ("did:concordia:agent:buyer-camera", KeyPair::from_seed(&[6; 32]))]
+    [
+        ("did:concordia:agent:seller-camera", KeyPair::from_seed(&[5; 32])),
+        ("did:concordia:agent:buyer-camera", KeyPair::from_seed(&[6; 32])),
+    ]
 }
 
 /// The camera negotiation, concluded; returns the session.
@@ -45,7 +48,9 @@ fn concluded() -> Session<4, 8> {
     let mut s: Session<4, 8> = Session::new("ses_camera", Timing::default(), Timestamp::from_unix(T0)).unwrap();
     s.add_party(k[0].0, Role::Initiator, Some(k[0].1.public_key())).unwrap();
     s.add_party(k[1].0, Role::Responder, Some(k[1].1.public_key())).unwrap();
-    let offer = |p: u32| std::format!(r#"{{"offer_id":"o{p}","terms":{{"price":{{"value":{p},"currency":"USD"}}}},"complete":true}}"#);
+    let offer = |p: u32| {
+        std::format!(r#"{{"offer_id":"o{p}","terms":{{"price":{{"value":{p},"currency":"USD"}}}},"complete":true}}"#)
+    };
     let steps: Vec<(MessageType, usize, String)> = vec![
         (MessageType::Open, 0, r#"{"terms":{"price":{"type":"numeric"},"item":{"type":"string"}}}"#.into()),
         (MessageType::AcceptSession, 1, "{}".into()),
@@ -57,7 +62,8 @@ fn concluded() -> Session<4, 8> {
     for (i, (ty, who, body)) in steps.iter().enumerate() {
         let mut bn = vec![Node::EMPTY; 64];
         let b = parse(body.as_bytes(), &mut bn).unwrap();
-        let mut env = Envelope::new(ty.as_str(), "m", "ses_camera", "2026-03-21T14:30:00Z", EnvParty::new(k[*who].0), b.root());
+        let mut env =
+            Envelope::new(ty.as_str(), "m", "ses_camera", "2026-03-21T14:30:00Z", EnvParty::new(k[*who].0), b.root());
         env.prev_hash = s.tip();
         env.reasoning = Some("reasons");
         let mut buf = vec![0u8; 2048];
@@ -74,7 +80,10 @@ fn params() -> Params<'static> {
     Params {
         attestation_id: "att_0001",
         now: Timestamp::from_unix(T0 + 200),
-        validity: Validity::Absolute { from: Timestamp::from_unix(T0 + 200), until: Timestamp::from_unix(T0 + 200 + 90 * 86_400) },
+        validity: Validity::Absolute {
+            from: Timestamp::from_unix(T0 + 200),
+            until: Timestamp::from_unix(T0 + 200 + 90 * 86_400),
+        },
         category: Some("electronics.cameras"),
         value_range: Some("1000-5000_USD"),
         resolution_mechanism: "direct",
@@ -102,13 +111,19 @@ fn generated_attestation_passes_the_conformance_profiles() {
     assert_eq!(r.pointer("/outcome/duration_seconds").unwrap().as_i64(), Some(150));
     assert!(r.pointer("/outcome/status").unwrap().is_str("agreed"));
     assert_eq!(r.pointer("/parties/0/behavior/concession_magnitude").unwrap().as_f64(), Some(0.0682));
-    assert!(r.get("summary").unwrap().is_str(
-        &std::format!("Parties: ...eller-camera, ...buyer-camera\nTopic: electronics.cameras\nOutcome: AGREED\nTranscript hash: {}", &s.transcript_hash().to_hex()[..16])
-    ));
+    assert!(r.get("summary").unwrap().is_str(&std::format!(
+        "Parties: ...eller-camera, ...buyer-camera\nTopic: electronics.cameras\nOutcome: AGREED\nTranscript hash: {}",
+        &s.transcript_hash().to_hex()[..16]
+    )));
 
     let ctx_text = std::format!(
         r#"{{"public_keys_b64url": {{"{}": "{}", "{}": "{}"}}, "countersigners": ["{}", "{}"], "forbid_raw_deal_terms": true}}"#,
-        k[0].0, k[0].1.public_key().to_b64url(), k[1].0, k[1].1.public_key().to_b64url(), k[0].0, k[1].0
+        k[0].0,
+        k[0].1.public_key().to_b64url(),
+        k[1].0,
+        k[1].1.public_key().to_b64url(),
+        k[0].0,
+        k[1].0
     );
     let mut cn = vec![Node::EMPTY; 64];
     let ctx = parse(ctx_text.as_bytes(), &mut cn).unwrap();
@@ -126,7 +141,10 @@ fn generated_attestation_passes_the_conformance_profiles() {
     // refused (the SDK's verify_signature refuses the unpadded form too).
     let keys_text = std::format!(
         r#"{{"{}": "{}", "{}": "{}"}}"#,
-        k[0].0, k[0].1.public_key().to_b64url(), k[1].0, k[1].1.public_key().to_b64url()
+        k[0].0,
+        k[0].1.public_key().to_b64url(),
+        k[1].0,
+        k[1].1.public_key().to_b64url()
     );
     let mut kn = vec![Node::EMPTY; 16];
     let keys_doc = parse(keys_text.as_bytes(), &mut kn).unwrap();
@@ -201,8 +219,14 @@ fn validity_windows_follow_the_sdks_rules() {
         (r#"{"mode":"relative","from":"2026-03-21T14:30:00Z","duration_seconds":60}"#, true),
         (r#"{"mode":"relative","from":"2026-03-21T14:30:00Z","duration_seconds":60.0}"#, false),
         (r#"{"mode":"relative","from":"2026-03-21T14:30:00Z","duration_seconds":0}"#, false),
-        (r#"{"mode":"window","start":"2026-03-21T14:30:00Z","end":"2026-03-21T14:31:00Z","duration_seconds":61}"#, false),
-        (r#"{"mode":"window","start":"2026-03-21T14:30:00Z","end":"2026-03-21T14:31:00Z","duration_seconds":60}"#, true),
+        (
+            r#"{"mode":"window","start":"2026-03-21T14:30:00Z","end":"2026-03-21T14:31:00Z","duration_seconds":61}"#,
+            false,
+        ),
+        (
+            r#"{"mode":"window","start":"2026-03-21T14:30:00Z","end":"2026-03-21T14:31:00Z","duration_seconds":60}"#,
+            true,
+        ),
         (r#"{"mode":"eternal"}"#, false),
         (r#"{"mode":"absolute","from":5,"until":"2026-03-21T14:31:00Z"}"#, false),
     ] {
@@ -231,7 +255,13 @@ fn references_and_validity_text_are_written_as_the_sdk_normalizes_them() {
     // Still a valid, countersigned attestation.
     let mut nodes = vec![Node::EMPTY; n];
     let att = parse(text.as_bytes(), &mut nodes).unwrap();
-    let keys_text = std::format!(r#"{{"{}":"{}","{}":"{}"}}"#, k[0].0, k[0].1.public_key().to_b64url(), k[1].0, k[1].1.public_key().to_b64url());
+    let keys_text = std::format!(
+        r#"{{"{}":"{}","{}":"{}"}}"#,
+        k[0].0,
+        k[0].1.public_key().to_b64url(),
+        k[1].0,
+        k[1].1.public_key().to_b64url()
+    );
     let mut kn = vec![Node::EMPTY; 32];
     let keys_doc = parse(keys_text.as_bytes(), &mut kn).unwrap();
     let v = verify(att.root(), keys_doc.root(), None);
@@ -246,8 +276,14 @@ fn references_and_validity_text_are_written_as_the_sdk_normalizes_them() {
         (r#"[{"type":"receipt","id":"a\u2003b","relationship":"r"}]"#, false),
         (r#"[{"type":"receipt","relationship":"r"}]"#, false),
         (r#"[{"type":"receipt","id":"i","relationship":"r","extensions":[1]}]"#, false),
-        (r#"[{"type":"receipt","id":"i","relationship":"r","extensions":{"a":{"b":{"c":{"d":{"e":{"f":{"g":1}}}}}}}}]"#, true),
-        (r#"[{"type":"receipt","id":"i","relationship":"r","extensions":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":1}}}}}}}}}]"#, false),
+        (
+            r#"[{"type":"receipt","id":"i","relationship":"r","extensions":{"a":{"b":{"c":{"d":{"e":{"f":{"g":1}}}}}}}}]"#,
+            true,
+        ),
+        (
+            r#"[{"type":"receipt","id":"i","relationship":"r","extensions":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":1}}}}}}}}}]"#,
+            false,
+        ),
         (r#"[{"type":"r","id":"i","relationship":"r","version":""}]"#, false),
     ] {
         let (mut rn, refs) = json_doc(refs);
@@ -264,5 +300,8 @@ fn references_and_validity_text_are_written_as_the_sdk_normalizes_them() {
 fn unconcluded_and_unsized_sessions_are_refused_first() {
     let open: Session<4, 8> = Session::new("ses", Timing::default(), Timestamp::from_unix(T0)).unwrap();
     let mut out = vec![0u8; 8192];
-    assert_eq!(generate(&open, &params(), &keys(), &mut out), Err(Error::Transition("attestation needs a concluded session")));
+    assert_eq!(
+        generate(&open, &params(), &keys(), &mut out),
+        Err(Error::Transition("attestation needs a concluded session"))
+    );
 }

@@ -57,7 +57,8 @@ impl<'a> Cursor<'a> {
             Some(c) if c.is_ascii_lowercase() || c == b'*' => self.i += 1,
             _ => return Err(BAD),
         }
-        while matches!(self.peek(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.' | b'*')) {
+        while matches!(self.peek(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.' | b'*'))
+        {
             self.i += 1;
         }
         self.s.get(start..self.i).ok_or(BAD)
@@ -68,7 +69,11 @@ impl<'a> Cursor<'a> {
         let (mut int, mut frac, mut dot) = (0usize, 0usize, false);
         while let Some(c) = self.peek() {
             if c.is_ascii_digit() {
-                if dot { frac += 1 } else { int += 1 }
+                if dot {
+                    frac += 1
+                } else {
+                    int += 1
+                }
             } else if c == b'.' && !dot {
                 dot = true;
             } else {
@@ -77,7 +82,11 @@ impl<'a> Cursor<'a> {
             self.i += 1;
         }
         let ok = int >= 1 && if dot { int <= 12 && (1..=3).contains(&frac) } else { int <= 15 };
-        if ok { Ok(()) } else { Err(BAD) }
+        if ok {
+            Ok(())
+        } else {
+            Err(BAD)
+        }
     }
 
     /// A bare item; returns the byte sequence's base64 text when it is one.
@@ -244,7 +253,12 @@ pub fn write_content_digest(digest: &Digest, out: &mut [u8]) -> Result<usize> {
 /// malformed `Content-Digest`, or an `X-Consensus-SHA256` that is not 64 lowercase hex
 /// digits; [`Error::Schema`] when `Content-Digest` has no `sha-256`; [`Error::Digest`]
 /// when either header differs from the bytes' SHA-256.
-pub fn verify_artifact(bytes: &[u8], content_digest: &str, x_consensus_sha256: &str, outcome: Outcome) -> Result<Digest> {
+pub fn verify_artifact(
+    bytes: &[u8],
+    content_digest: &str,
+    x_consensus_sha256: &str,
+    outcome: Outcome,
+) -> Result<Digest> {
     if outcome != Outcome::Reached {
         return Err(Error::Transition("artifact exists only for outcome reached"));
     }

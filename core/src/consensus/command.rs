@@ -317,5 +317,9 @@ impl fmt::Display for IdempotencyKey {
 pub fn validate_idempotency_key(key: &str) -> Result<()> {
     let ok = (8..=128).contains(&key.len())
         && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
-    if ok { Ok(()) } else { Err(Error::Schema("idempotency key")) }
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Schema("idempotency key"))
+    }
 }

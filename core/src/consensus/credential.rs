@@ -222,7 +222,12 @@ impl SessionToken {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`]`("session token")` for a malformed value.
-    pub fn new(value: &str, received_at: Timestamp, expires_at: Timestamp, invite_expires: Option<Timestamp>) -> Result<Self> {
+    pub fn new(
+        value: &str,
+        received_at: Timestamp,
+        expires_at: Timestamp,
+        invite_expires: Option<Timestamp>,
+    ) -> Result<Self> {
         if value.len() > MAX_TOKEN_LEN || !token_chars(value) {
             return Err(Error::InvalidArgument("session token"));
         }

@@ -63,7 +63,11 @@ impl<'a> Origin<'a> {
         };
         let name_ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
         let port_ok = port.is_none_or(|p| (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()));
-        if name_ok && port_ok { Ok(Origin(text)) } else { Err(Error::InvalidArgument("origin")) }
+        if name_ok && port_ok {
+            Ok(Origin(text))
+        } else {
+            Err(Error::InvalidArgument("origin"))
+        }
     }
 
     /// The origin text.
@@ -92,7 +96,13 @@ impl Checks {
     /// The checks by name, in evaluation order.
     #[must_use]
     pub fn named(&self) -> [(&'static str, bool); 5] {
-        [("https", self.https), ("origin", self.origin), ("no_query", self.no_query), ("uuids", self.uuids), ("secret", self.secret)]
+        [
+            ("https", self.https),
+            ("origin", self.origin),
+            ("no_query", self.no_query),
+            ("uuids", self.uuids),
+            ("secret", self.secret),
+        ]
     }
 
     /// True when every check passed.
@@ -146,7 +156,10 @@ pub fn extract_block(email: &[u8]) -> Result<&[u8]> {
     let rest = email.get(start..).ok_or(bad)?;
     let e = find(rest, end).ok_or(bad)?;
     let after = rest.get(e + end.len()..).unwrap_or_default();
-    if find(rest, begin).is_some() || find(after, end).is_some() || find(email.get(..b).unwrap_or_default(), end).is_some() {
+    if find(rest, begin).is_some()
+        || find(after, end).is_some()
+        || find(email.get(..b).unwrap_or_default(), end).is_some()
+    {
         return Err(bad);
     }
     if e > MAX_BLOCK {
@@ -180,7 +193,9 @@ fn only_members(v: Value<'_>, allowed: &[&str], what: &'static str) -> Result<()
 #[must_use]
 pub fn is_uuid(s: &str) -> bool {
     s.len() == 36
-        && s.bytes().enumerate().all(|(i, b)| if matches!(i, 8 | 13 | 18 | 23) { b == b'-' } else { b.is_ascii_hexdigit() })
+        && s.bytes()
+            .enumerate()
+            .all(|(i, b)| if matches!(i, 8 | 13 | 18 | 23) { b == b'-' } else { b.is_ascii_hexdigit() })
 }
 
 /// Splits `scheme://authority/path...` into (scheme, authority, rest-from-slash).
@@ -211,7 +226,11 @@ impl Invitation {
         let mut nodes = [Node::EMPTY; NODES];
         let doc = json::parse(block, &mut nodes)?;
         let root = doc.root();
-        only_members(root, &["schema", "invitation_id", "invite_uri", "agent_exchange", "agent_claim"], "invitation members")?;
+        only_members(
+            root,
+            &["schema", "invitation_id", "invite_uri", "agent_exchange", "agent_claim"],
+            "invitation members",
+        )?;
         if !root.get("schema").is_some_and(|v| v.is_str(SCHEMA)) {
             return Err(Error::Schema("invitation schema"));
         }

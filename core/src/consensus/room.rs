@@ -228,9 +228,7 @@ impl From<Refusal> for Error {
             Refusal::NotFound => Error::UnknownKey,
             Refusal::Expired => Error::Temporal("round expired"),
             Refusal::StaleDigest => Error::Digest("stale revision digest"),
-            Refusal::EventLimit | Refusal::Capacity => {
-                Error::Limit { kind: crate::error::Limit::Capacity, offset: 0 }
-            }
+            Refusal::EventLimit | Refusal::Capacity => Error::Limit { kind: crate::error::Limit::Capacity, offset: 0 },
             Refusal::IdempotencyConflict => Error::Binding("idempotency key reused"),
             Refusal::Closed => Error::Transition("round closed"),
             Refusal::DuplicateDecision => Error::Transition("duplicate terminal decision"),
@@ -283,7 +281,13 @@ impl<const E: usize> Room<E> {
     ///
     /// # Errors
     /// A [`Refusal`] with its HTTP status.
-    pub fn apply(&mut self, participant: &str, cmd: &Command<'_>, key: &str, now: Timestamp) -> core::result::Result<Applied, Refusal> {
+    pub fn apply(
+        &mut self,
+        participant: &str,
+        cmd: &Command<'_>,
+        key: &str,
+        now: Timestamp,
+    ) -> core::result::Result<Applied, Refusal> {
         validate_idempotency_key(key).map_err(Refusal::BadRequest)?;
         let p = self.roster.index(participant).ok_or(Refusal::NotFound)?;
         let key_digest = sha256(key.as_bytes());

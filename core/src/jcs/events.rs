@@ -135,16 +135,7 @@ fn bit(d: usize) -> u128 {
 impl<'r, S: Sink, P: Preimage + ?Sized> Writer<'r, S, P> {
     /// A writer of one value into `sink`, with members kept or dropped by `rule`.
     pub fn new(sink: S, rule: &'r P) -> Self {
-        Writer {
-            sink,
-            rule,
-            depth: 0,
-            objects: 0,
-            in_object: false,
-            empty: true,
-            pending: false,
-            nb: NumberBuf::new(),
-        }
+        Writer { sink, rule, depth: 0, objects: 0, in_object: false, empty: true, pending: false, nb: NumberBuf::new() }
     }
 
     /// Open containers now (0 at the top level).
@@ -158,7 +149,11 @@ impl<'r, S: Sink, P: Preimage + ?Sized> Writer<'r, S, P> {
     /// # Errors
     /// [`Error::InvalidArgument`] when no value, or an unclosed one, was written.
     pub fn finish(self) -> Result<S> {
-        if self.depth == 0 && !self.empty { Ok(self.sink) } else { Err(MISPLACED) }
+        if self.depth == 0 && !self.empty {
+            Ok(self.sink)
+        } else {
+            Err(MISPLACED)
+        }
     }
 
     /// Before a value: in an object, the check that its name came first; in an array, the

@@ -24,7 +24,10 @@ fn canon(text: &str) -> String {
 
 #[test]
 fn escapes_are_minimal() {
-    assert_eq!(canon(r#""\u0041\/\u00e9\u2028\u007f\u001f\u0000\b\f\n\r\t\"\\""#), "\"A/é\u{2028}\u{7f}\\u001f\\u0000\\b\\f\\n\\r\\t\\\"\\\\\"");
+    assert_eq!(
+        canon(r#""\u0041\/\u00e9\u2028\u007f\u001f\u0000\b\f\n\r\t\"\\""#),
+        "\"A/é\u{2028}\u{7f}\\u001f\\u0000\\b\\f\\n\\r\\t\\\"\\\\\""
+    );
     assert_eq!(canon(r#""\ud83d\ude02""#), "\"\u{1F602}\"");
 }
 
@@ -52,8 +55,12 @@ fn numbers_follow_ecmascript() {
 
 #[test]
 fn preimage_rules() {
-    let text = r#"{"signature":"top","a":{"signature":"nested","b":1},"countersignatures":{"x":"y"},"z":[{"signature":0}]}"#;
-    assert_eq!(canon_with(text, &WithoutSignature), r#"{"a":{"b":1,"signature":"nested"},"countersignatures":{"x":"y"},"z":[{"signature":0}]}"#);
+    let text =
+        r#"{"signature":"top","a":{"signature":"nested","b":1},"countersignatures":{"x":"y"},"z":[{"signature":0}]}"#;
+    assert_eq!(
+        canon_with(text, &WithoutSignature),
+        r#"{"a":{"b":1,"signature":"nested"},"countersignatures":{"x":"y"},"z":[{"signature":0}]}"#
+    );
     assert_eq!(canon_with(text, &SignaturesRecursive), r#"{"a":{"b":1},"countersignatures":{"x":"y"},"z":[{}]}"#);
     assert_eq!(canon_with(text, &Countersign), r#"{"a":{"b":1},"z":[{}]}"#);
     assert_eq!(canon_with(text, &Fields(&["z", "a"])), r#"{"a":{"b":1,"signature":"nested"},"z":[{"signature":0}]}"#);
@@ -117,7 +124,21 @@ fn arb_string() -> impl Strategy<Value = String> {
     prop::collection::vec(
         prop_oneof![
             any::<char>(),
-            prop::sample::select(vec!['a', 'b', '"', '\\', '\n', '\u{0}', '\u{1f}', '\u{e000}', '\u{ffff}', '\u{10000}', '\u{1f600}', 'é', '/']),
+            prop::sample::select(vec![
+                'a',
+                'b',
+                '"',
+                '\\',
+                '\n',
+                '\u{0}',
+                '\u{1f}',
+                '\u{e000}',
+                '\u{ffff}',
+                '\u{10000}',
+                '\u{1f600}',
+                'é',
+                '/'
+            ]),
         ],
         0..8,
     )
@@ -128,7 +149,9 @@ fn arb_json() -> impl Strategy<Value = J> {
     let leaf = prop_oneof![
         Just(J::Null),
         any::<bool>().prop_map(J::Bool),
-        any::<f64>().prop_filter("finite, not -0", |f| f.is_finite() && !(*f == 0.0 && f.is_sign_negative())).prop_map(J::Num),
+        any::<f64>()
+            .prop_filter("finite, not -0", |f| f.is_finite() && !(*f == 0.0 && f.is_sign_negative()))
+            .prop_map(J::Num),
         (-9_007_199_254_740_991i64..=9_007_199_254_740_991).prop_map(J::Int),
         arb_string().prop_map(J::Str),
     ];
@@ -335,13 +358,12 @@ proptest! {
 #[test]
 fn event_writer_applies_rules_by_depth() {
     let inner = J::Obj(vec![("signature".into(), J::Int(1)), ("countersignatures".into(), J::Int(2))]);
-    let j = J::Obj(vec![
-        ("signature".into(), J::Int(1)),
-        ("countersignatures".into(), J::Int(2)),
-        ("a".into(), inner),
-    ]);
+    let j = J::Obj(vec![("signature".into(), J::Int(1)), ("countersignatures".into(), J::Int(2)), ("a".into(), inner)]);
     assert_eq!(events_of(&j, &Countersign).unwrap(), br#"{"a":{"countersignatures":2}}"#);
-    assert_eq!(events_of(&j, &WithoutSignature).unwrap(), br#"{"a":{"countersignatures":2,"signature":1},"countersignatures":2}"#);
+    assert_eq!(
+        events_of(&j, &WithoutSignature).unwrap(),
+        br#"{"a":{"countersignatures":2,"signature":1},"countersignatures":2}"#
+    );
     assert_eq!(events_of(&j, &Fields(&["a"])).unwrap(), br#"{"a":{"countersignatures":2,"signature":1}}"#);
     // A name with a backslash is the name itself to the rule, not an escape.
     let j = J::Obj(vec![("a\\u0062".into(), J::Null), ("b".into(), J::Null)]);
@@ -428,7 +450,10 @@ fn event_writer_depth_is_the_readers() {
             assert_eq!(r, Err(Error::Limit { kind: crate::error::Limit::Depth, offset: 0 }));
             let text = "[".repeat(depth) + &"]".repeat(depth);
             let mut nodes = vec![Node::EMPTY; text.len() + 1];
-            assert!(matches!(parse(text.as_bytes(), &mut nodes), Err(Error::Limit { kind: crate::error::Limit::Depth, .. })));
+            assert!(matches!(
+                parse(text.as_bytes(), &mut nodes),
+                Err(Error::Limit { kind: crate::error::Limit::Depth, .. })
+            ));
         }
     }
 }

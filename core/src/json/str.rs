@@ -37,7 +37,11 @@ impl<'a> Str<'a> {
     /// The decoded value without copying, when the string has no escapes.
     #[must_use]
     pub fn as_plain(&self) -> Option<&'a str> {
-        if self.escaped { None } else { Some(self.raw) }
+        if self.escaped {
+            None
+        } else {
+            Some(self.raw)
+        }
     }
 
     /// The decoded characters.
@@ -55,7 +59,11 @@ impl<'a> Str<'a> {
     /// The length of the decoded value in UTF-8 bytes.
     #[must_use]
     pub fn decoded_len(&self) -> usize {
-        if self.escaped { self.chars().map(char::len_utf8).sum() } else { self.raw.len() }
+        if self.escaped {
+            self.chars().map(char::len_utf8).sum()
+        } else {
+            self.raw.len()
+        }
     }
 
     /// Decodes into `buf` and returns the decoded text.
@@ -81,7 +89,11 @@ impl<'a> Str<'a> {
     /// True when the decoded value equals `s`.
     #[must_use]
     pub fn eq_str(&self, s: &str) -> bool {
-        if self.escaped { self.chars().eq(s.chars()) } else { self.raw == s }
+        if self.escaped {
+            self.chars().eq(s.chars())
+        } else {
+            self.raw == s
+        }
     }
 
     /// Compares decoded values by UTF-16 code units, the order of RFC 8785 §3.2.3.
@@ -142,7 +154,11 @@ pub fn cmp_utf8_as_utf16(a: &[u8], b: &[u8]) -> Ordering {
 #[inline]
 fn utf16_weight(lead: u8) -> u16 {
     // Place 4-byte lead bytes (0xF0..=0xF4), in their own order, between 0xED and 0xEE.
-    if lead >= 0xF0 { 0xED * 8 + 1 + u16::from(lead - 0xF0) } else { u16::from(lead) * 8 }
+    if lead >= 0xF0 {
+        0xED * 8 + 1 + u16::from(lead - 0xF0)
+    } else {
+        u16::from(lead) * 8
+    }
 }
 
 /// Iterator over the decoded characters of a [`Str`].

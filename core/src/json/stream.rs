@@ -202,15 +202,7 @@ impl ArrayScanner {
     /// A scanner for a top-level JSON array.
     #[must_use]
     pub const fn new() -> Self {
-        ArrayScanner {
-            state: State::Start,
-            lines: false,
-            pos: 0,
-            start: 0,
-            depth: 0,
-            in_string: false,
-            escape: false,
-        }
+        ArrayScanner { state: State::Start, lines: false, pos: 0, start: 0, depth: 0, in_string: false, escape: false }
     }
 
     /// A scanner for JSON Lines: every line (up to `\n`, which is not part of it) is an
@@ -344,7 +336,11 @@ impl ArrayScanner {
                             if self.pos == self.start {
                                 return Ok(Step::End);
                             }
-                            return Ok(Step::Element(Span { start: self.start, end: self.pos, terminator: Terminator::End }));
+                            return Ok(Step::Element(Span {
+                                start: self.start,
+                                end: self.pos,
+                                terminator: Terminator::End,
+                            }));
                         }
                     }
                 }
@@ -496,7 +492,9 @@ mod tests {
                 }
                 Step::Open { .. } => {}
                 Step::End => return Ok((n, spans)),
-                Step::NotArray { at } => return Err(Error::InvalidArgument(if at == 0 { "not array" } else { "late" })),
+                Step::NotArray { at } => {
+                    return Err(Error::InvalidArgument(if at == 0 { "not array" } else { "late" }))
+                }
             }
         }
     }

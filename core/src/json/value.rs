@@ -33,7 +33,11 @@ impl<'a> Value<'a> {
     pub fn offset(&self) -> usize {
         let n = self.doc.node(self.idx);
         let s = n.start() as usize;
-        if n.kind() == Kind::String { s.saturating_sub(1) } else { s }
+        if n.kind() == Kind::String {
+            s.saturating_sub(1)
+        } else {
+            s
+        }
     }
 
     /// True for `null`.

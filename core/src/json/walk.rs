@@ -71,7 +71,15 @@ pub struct Walk<'a, 'r, P: ?Sized> {
 impl<'a, 'r, P: Preimage + ?Sized> Walk<'a, 'r, P> {
     /// Starts a traversal of `value`.
     pub fn new(value: Value<'a>, rule: &'r P) -> Self {
-        Walk { doc: value.doc(), root: value.index(), next: Next::Enter(value.index()), parent: NO_NODE, depth: 0, rule, last_key: NO_NODE }
+        Walk {
+            doc: value.doc(),
+            root: value.index(),
+            next: Next::Enter(value.index()),
+            parent: NO_NODE,
+            depth: 0,
+            rule,
+            last_key: NO_NODE,
+        }
     }
 
     /// Nesting depth of the container being walked (1 inside the root container).
@@ -97,7 +105,11 @@ impl<'a, 'r, P: Preimage + ?Sized> Walk<'a, 'r, P> {
             self.kept(self.doc.node(i - 1).next_sorted())
         } else {
             let next = self.doc.node(i).skip(i);
-            if next < p.end() { Next::Enter(next) } else { Next::Exit(self.parent) }
+            if next < p.end() {
+                Next::Enter(next)
+            } else {
+                Next::Exit(self.parent)
+            }
         }
     }
 }

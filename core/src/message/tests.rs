@@ -20,7 +20,14 @@ fn chain(n: usize, session: &str) -> Vec<Vec<u8>> {
         let body = parse(body_text.as_bytes(), &mut bn).unwrap();
         let id = std::format!("msg_{i}");
         let to = [Party::new(agents[(i + 1) % 2])];
-        let mut env = Envelope::new("negotiate.offer", &id, session, "2026-03-21T14:30:00Z", Party::new(agents[i % 2]), body.root());
+        let mut env = Envelope::new(
+            "negotiate.offer",
+            &id,
+            session,
+            "2026-03-21T14:30:00Z",
+            Party::new(agents[i % 2]),
+            body.root(),
+        );
         env.prev_hash = prev;
         env.to = &to;
         env.reasoning = Some("a \"quoted\" reason\n");
@@ -110,18 +117,23 @@ fn session_binding_and_unknown_sender() {
     let keys = KeyPair::from_seed(&SEED_B);
     let mut bn = [Node::EMPTY; 4];
     let body = parse(b"{}", &mut bn).unwrap();
-    let mut env = Envelope::new("negotiate.counter", "m2", "ses_2", "2026-03-21T14:31:00Z", Party::new("agent_b"), body.root());
+    let mut env =
+        Envelope::new("negotiate.counter", "m2", "ses_2", "2026-03-21T14:31:00Z", Party::new("agent_b"), body.root());
     env.prev_hash = v.head();
     let mut buf = [0u8; 512];
     let n = env.write_signed(&keys, &mut buf).unwrap();
     let mut n2 = vec![Node::EMPTY; 64];
     assert_eq!(v.push(parse(&buf[..n], &mut n2).unwrap().root(), &resolver), Err(Error::Binding("session_id")));
     // Unknown sender.
-    let mut env = Envelope::new("negotiate.open", "m1", "ses_9", "2026-03-21T14:31:00Z", Party::new("mallory"), body.root());
+    let mut env =
+        Envelope::new("negotiate.open", "m1", "ses_9", "2026-03-21T14:31:00Z", Party::new("mallory"), body.root());
     env.prev_hash = GENESIS_HASH;
     let n = env.write_signed(&keys, &mut buf).unwrap();
     let mut n3 = vec![Node::EMPTY; 64];
-    assert_eq!(TranscriptVerifier::new().push(parse(&buf[..n], &mut n3).unwrap().root(), &resolver), Err(Error::UnknownKey));
+    assert_eq!(
+        TranscriptVerifier::new().push(parse(&buf[..n], &mut n3).unwrap().root(), &resolver),
+        Err(Error::UnknownKey)
+    );
 }
 
 #[test]
@@ -158,7 +170,8 @@ fn sign_object_reports_the_signed_length() {
 fn sign_object_round_trip_and_replacement() {
     let key = KeyPair::from_seed(&SEED_A);
     let mut nodes = [Node::EMPTY; 16];
-    let doc = parse(br#"{"z": [1, {"signature": "nested stays"}], "signature": "stale", "a": "x"}"#, &mut nodes).unwrap();
+    let doc =
+        parse(br#"{"z": [1, {"signature": "nested stays"}], "signature": "stale", "a": "x"}"#, &mut nodes).unwrap();
     let mut out = [0u8; 256];
     let n = sign_object(doc.root(), &key, &mut out).unwrap();
     let mut n2 = [Node::EMPTY; 16];
@@ -173,7 +186,8 @@ fn sign_object_round_trip_and_replacement() {
 #[test]
 fn conformance_chain_vector_hashes_match() {
     // The three expected message hashes of pos-synthetic-message-chain.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/vectors/positive/pos-synthetic-message-chain.json");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../conformance/vectors/positive/pos-synthetic-message-chain.json");
     let text = std::fs::read(path).unwrap();
     let mut nodes = vec![Node::EMPTY; text.len() / 2 + 2];
     let doc = parse(&text, &mut nodes).unwrap();

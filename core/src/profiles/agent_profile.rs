@@ -99,7 +99,10 @@ fn kept<'a>(obj: Value<'a>, set: &'static [&'static str]) -> impl Iterator<Item 
 }
 
 /// Writes `{name: value, ...}` from `members` (already in canonical order).
-fn write_object<'a, S: Sink + ?Sized>(members: impl Iterator<Item = (&'static str, Value<'a>)>, sink: &mut S) -> Result<()> {
+fn write_object<'a, S: Sink + ?Sized>(
+    members: impl Iterator<Item = (&'static str, Value<'a>)>,
+    sink: &mut S,
+) -> Result<()> {
     sink.write(b"{")?;
     for (i, (name, value)) in members.enumerate() {
         if i > 0 {

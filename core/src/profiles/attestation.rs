@@ -8,7 +8,6 @@ use crate::json::{Kind, Value};
 use crate::preimage::Countersign;
 use crate::schema::SchemaId;
 
-
 /// Whether the multiset of `parties[].agent_id` equals the array `expected`.
 fn same_party_set(input: Value<'_>, expected: Value<'_>) -> bool {
     let Some(parties) = member(input, "parties") else { return false };
@@ -24,7 +23,8 @@ fn same_party_set(input: Value<'_>, expected: Value<'_>) -> bool {
 }
 
 pub(super) fn attestation(input: Value<'_>, context: Value<'_>) -> Result<()> {
-    if context.get("forbid_raw_deal_terms").is_some_and(super::decision_records::truthy) && crate::privacy::contains_raw_term(input)
+    if context.get("forbid_raw_deal_terms").is_some_and(super::decision_records::truthy)
+        && crate::privacy::contains_raw_term(input)
     {
         return Err(Error::Privacy("raw deal terms"));
     }
@@ -39,7 +39,6 @@ pub(super) fn attestation(input: Value<'_>, context: Value<'_>) -> Result<()> {
     }
     Ok(())
 }
-
 
 pub(super) fn countersign(input: Value<'_>, context: Value<'_>) -> Result<()> {
     schema(SchemaId::Attestation, input)?;

@@ -390,8 +390,8 @@ pub(crate) fn chain_session_transition(input: Value<'_>, _context: Value<'_>, _o
         return Err(Error::Schema("chain session state"));
     }
     // A target outside the five states is in no legal-target set.
-    let target = ChainSessionState::from_str(target)
-        .ok_or(Error::Transition("not in the chain-session transition table"))?;
+    let target =
+        ChainSessionState::from_str(target).ok_or(Error::Transition("not in the chain-session transition table"))?;
     check_chain_session_transition(session, target, now).map(|_| ())
 }
 
@@ -442,7 +442,8 @@ mod tests {
         let run = |text: &str, to: S, now: Timestamp| with_doc(text, |v| check_chain_session_transition(v, to, now));
         // OPEN -> ACTIVATED needs a proof id and now < deadline.
         assert!(matches!(run(SESSION, S::Activated, before), Err(Error::Transition(_))));
-        let proved = SESSION.replace(r#""activation_proof_id":null"#, r#""activation_proof_id":"urn:concordia:activation-proof:1""#);
+        let proved = SESSION
+            .replace(r#""activation_proof_id":null"#, r#""activation_proof_id":"urn:concordia:activation-proof:1""#);
         assert_eq!(run(&proved, S::Activated, before), Ok(S::Open));
         assert!(matches!(run(&proved, S::Activated, after), Err(Error::Transition(_))));
         // OPEN -> EXPIRED needs now >= deadline and no proof id.
@@ -456,7 +457,10 @@ mod tests {
         // PROPOSED -> OPEN needs one commitment per participant.
         let proposed = SESSION.replace(r#""state":"OPEN""#, r#""state":"PROPOSED""#);
         assert!(matches!(run(&proposed, S::Open, before), Err(Error::Transition(_))));
-        let full = proposed.replace(r#"["urn:concordia:commitment:a"]"#, r#"["urn:concordia:commitment:a","urn:concordia:commitment:b"]"#);
+        let full = proposed.replace(
+            r#"["urn:concordia:commitment:a"]"#,
+            r#"["urn:concordia:commitment:a","urn:concordia:commitment:b"]"#,
+        );
         assert_eq!(run(&full, S::Open, before), Ok(S::Proposed));
         assert!(matches!(run(&full, S::Expired, after), Err(Error::Transition(_))));
         // A deadline that is not a timestamp is a temporal failure; a naive one is UTC.
@@ -469,14 +473,17 @@ mod tests {
 
     #[test]
     fn naive_timestamps_are_utc() {
-        with_doc(r#"["2026-05-18T12:00:00","2026-05-18T12:00:00Z","2026-05-18","x","2026-05-18T12:00:00\u005a"]"#, |v| {
-            let t = |i: usize| timestamp_assume_utc(v.at(i).unwrap().as_str().unwrap());
-            assert_eq!(t(0), Some(ts("2026-05-18T12:00:00Z")));
-            assert_eq!(t(1), Some(ts("2026-05-18T12:00:00Z")));
-            assert_eq!(t(2), Some(ts("2026-05-18T00:00:00Z")));
-            assert_eq!(t(3), None);
-            assert_eq!(t(4), Some(ts("2026-05-18T12:00:00Z")));
-        });
+        with_doc(
+            r#"["2026-05-18T12:00:00","2026-05-18T12:00:00Z","2026-05-18","x","2026-05-18T12:00:00\u005a"]"#,
+            |v| {
+                let t = |i: usize| timestamp_assume_utc(v.at(i).unwrap().as_str().unwrap());
+                assert_eq!(t(0), Some(ts("2026-05-18T12:00:00Z")));
+                assert_eq!(t(1), Some(ts("2026-05-18T12:00:00Z")));
+                assert_eq!(t(2), Some(ts("2026-05-18T00:00:00Z")));
+                assert_eq!(t(3), None);
+                assert_eq!(t(4), Some(ts("2026-05-18T12:00:00Z")));
+            },
+        );
     }
 
     /// The nine profiles of this part, through the public dispatcher.
@@ -506,8 +513,7 @@ mod tests {
         let mut stats: BTreeMap<String, [usize; 4]> = BTreeMap::new();
         let mut failures = Vec::new();
         for dir in ["positive", "mutation", "canary"] {
-            let mut paths: Vec<_> =
-                std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+            let mut paths: Vec<_> = std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
             paths.sort();
             for path in paths {
                 let text = std::fs::read_to_string(&path).unwrap();

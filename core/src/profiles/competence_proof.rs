@@ -235,7 +235,11 @@ mod tests {
         let mut nodes = vec![Node::EMPTY; text.len()];
         let doc = json::parse(text.as_bytes(), &mut nodes).unwrap();
         let v = doc.root();
-        verify_merkle_inclusion(v.get("id").unwrap().as_str().unwrap(), v.get("proof").unwrap(), v.get("root").unwrap().as_str().unwrap())
+        verify_merkle_inclusion(
+            v.get("id").unwrap().as_str().unwrap(),
+            v.get("proof").unwrap(),
+            v.get("root").unwrap().as_str().unwrap(),
+        )
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::json::{Kind, Str, Value};
 use crate::preimage::{Without, WithoutSignature};
 use crate::schema::SchemaId;
 use crate::sign::{KeyPair, PublicKey, Signature, VerifySink};
-use crate::sink::{SliceSink, Sink};
+use crate::sink::{Sink, SliceSink};
 
 /// Largest FulfillmentAttestation preimage that `context.signature_b64url` re-signing
 /// handles (Ed25519 signing reads the message twice, so it needs the bytes in memory).
@@ -101,7 +101,12 @@ fn write_regressed_preimage<S: Sink + ?Sized>(input: Value<'_>, context: Value<'
     let n = crate::jcs::write_to_slice(replacement, &mut value_buf)?;
     let mut sig_buf = [0u8; 1024];
     let mut sig_sink = SliceSink::new(&mut sig_buf);
-    crate::jcs::write_inserting(sig, &Without(&["value"]), Some(("value", value_buf.get(..n).unwrap_or(&[]))), &mut sig_sink)?;
+    crate::jcs::write_inserting(
+        sig,
+        &Without(&["value"]),
+        Some(("value", value_buf.get(..n).unwrap_or(&[]))),
+        &mut sig_sink,
+    )?;
     let m = sig_sink.finish()?;
     crate::jcs::write_inserting(input, &WithoutSignature, Some(("signature", sig_buf.get(..m).unwrap_or(&[]))), sink)
 }

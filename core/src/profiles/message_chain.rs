@@ -57,7 +57,8 @@ pub(super) fn verify(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions)
     let keys = context.get("public_keys_b64url").filter(|k| k.kind() == Kind::Object).ok_or(Error::UnknownKey)?;
     for m in messages.elements() {
         let from = object(m.get("from"), "from")?;
-        let agent = from.get("agent_id").and_then(|a| a.as_str()).ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))?;
+        let agent =
+            from.get("agent_id").and_then(|a| a.as_str()).ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))?;
         let key = super::lookup(keys, agent);
         let key = public_key(key)?;
         verify_preimage(m, &WithoutSignature, &key, &signature(m.get("signature"))?)?;
@@ -120,4 +121,3 @@ fn verify_receipt_binding(receipt: Value<'_>, messages: Value<'_>, keys: Value<'
 pub fn verify_message_chain(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions) -> Result<()> {
     verify(input, context, opts)
 }
-

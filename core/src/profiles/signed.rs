@@ -107,9 +107,31 @@ pub fn verify_mandate(input: Value<'_>, context: Value<'_>, opts: &VerifyOptions
 
 /// JSON Schema keywords whose presence makes a `scope_restriction` a schema.
 const SCHEMA_KEYS: [&str; 25] = [
-    "$schema", "$id", "$ref", "$defs", "type", "properties", "required", "additionalProperties", "items", "allOf",
-    "anyOf", "oneOf", "not", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength",
-    "maxLength", "pattern", "minItems", "maxItems", "format",
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "format",
 ];
 
 /// A scope restriction: a JSON Schema, or the `{"max_spend": n}` shorthand.
@@ -241,8 +263,9 @@ pub fn verify_cosign(input: Value<'_>, context: Value<'_>) -> Result<()> {
         return Err(Error::Binding("did:key derivation"));
     }
     let parties = input.get("parties").filter(|p| p.kind() == Kind::Array).ok_or(Error::Schema("parties"))?;
-    let is_counterparty =
-        |p: &Value<'_>| p.kind() == Kind::Object && p.get("agent_id").and_then(|a| a.as_str()).is_some_and(|a| a == did);
+    let is_counterparty = |p: &Value<'_>| {
+        p.kind() == Kind::Object && p.get("agent_id").and_then(|a| a.as_str()).is_some_and(|a| a == did)
+    };
     let mut matches = parties.elements().filter(is_counterparty);
     let (Some(party), None) = (matches.next(), matches.next()) else {
         return Err(Error::Binding("counterparty party entry"));

@@ -107,16 +107,17 @@ impl<const T: usize> Behavior<T> {
             if *prev == 0.0 {
                 continue;
             }
-            let current = terms
-                .members()
-                .find(|(k, _)| term_key(*k) == *key)
-                .and_then(|(_, v)| numeric_value(v));
+            let current = terms.members().find(|(k, _)| term_key(*k) == *key).and_then(|(_, v)| numeric_value(v));
             if let Some(cur) = current {
                 sum += (cur - prev).abs() / prev.abs();
                 n += 1;
             }
         }
-        if n == 0 { 0.0 } else { sum / f64::from(n) }
+        if n == 0 {
+            0.0
+        } else {
+            sum / f64::from(n)
+        }
     }
 
     fn remember(&mut self, terms: Value<'_>) {

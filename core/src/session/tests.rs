@@ -20,7 +20,8 @@ const AGENTS: [&str; 3] = ["seller", "buyer", "mallory"];
 fn signed(ty: MessageType, who: usize, body: &str, prev: Digest, session: &str, signer: Option<usize>) -> Vec<u8> {
     let mut bn = vec![Node::EMPTY; body.len() / 2 + 2];
     let b = parse(body.as_bytes(), &mut bn).unwrap();
-    let mut env = Envelope::new(ty.as_str(), "msg", session, "2026-03-21T14:30:00Z", EnvParty::new(AGENTS[who]), b.root());
+    let mut env =
+        Envelope::new(ty.as_str(), "msg", session, "2026-03-21T14:30:00Z", EnvParty::new(AGENTS[who]), b.root());
     env.prev_hash = prev;
     let mut out = vec![0u8; 4096];
     let n = env.write_signed(&keys()[signer.unwrap_or(who)], &mut out).unwrap();
@@ -44,7 +45,9 @@ fn apply(s: &mut Session<4, 8>, bytes: &[u8], now: i64) -> Result<State> {
 }
 
 fn offer(price: f64) -> String {
-    std::format!(r#"{{"offer_id":"o","terms":{{"price":{{"value":{price},"currency":"USD"}},"item":{{"value":"Canon EOS R5"}}}},"complete":true}}"#)
+    std::format!(
+        r#"{{"offer_id":"o","terms":{{"price":{{"value":{price},"currency":"USD"}},"item":{{"value":"Canon EOS R5"}}}},"complete":true}}"#
+    )
 }
 
 #[test]
@@ -59,7 +62,8 @@ fn camera_negotiation_reaches_agreed_with_concessions() {
         (MessageType::Counter, 1, offer(2000.0)),
         (MessageType::Accept, 0, r#"{"offer_id":"o"}"#.into()),
     ];
-    let expected = [State::Proposed, State::Active, State::Active, State::Active, State::Active, State::Active, State::Agreed];
+    let expected =
+        [State::Proposed, State::Active, State::Active, State::Active, State::Active, State::Active, State::Agreed];
     for (i, (ty, who, body)) in steps.iter().enumerate() {
         let m = signed(*ty, *who, body, s.tip(), "ses_cam", None);
         assert_eq!(apply(&mut s, &m, T0 + 60 * i as i64), Ok(expected[i]), "step {i}");
@@ -97,7 +101,11 @@ fn each_failure_has_its_own_error_and_changes_nothing() {
         // Fork: does not chain to the tip.
         (signed(MessageType::AcceptSession, 1, "{}", GENESIS_HASH, "ses_cam", None), T0, Error::Binding("prev_hash")),
         // Session TTL elapsed.
-        (signed(MessageType::AcceptSession, 1, "{}", tip, "ses_cam", None), T0 + 86_401, Error::Temporal("session expired")),
+        (
+            signed(MessageType::AcceptSession, 1, "{}", tip, "ses_cam", None),
+            T0 + 86_401,
+            Error::Temporal("session expired"),
+        ),
     ];
     for (i, (m, now, err)) in cases.into_iter().enumerate() {
         assert_eq!(apply(&mut s, &m, now), Err(err), "case {i}");
@@ -111,10 +119,16 @@ fn each_failure_has_its_own_error_and_changes_nothing() {
 #[test]
 fn max_rounds_and_offer_ttl() {
     let k = keys();
-    let mut s: Session<4, 8> = Session::new("ses_cam", Timing { max_rounds: 2, ..Timing::default() }, Timestamp::from_unix(T0)).unwrap();
+    let mut s: Session<4, 8> =
+        Session::new("ses_cam", Timing { max_rounds: 2, ..Timing::default() }, Timestamp::from_unix(T0)).unwrap();
     s.add_party("seller", Role::Initiator, Some(k[0].public_key())).unwrap();
     s.add_party("buyer", Role::Responder, Some(k[1].public_key())).unwrap();
-    for (ty, who, body) in [(MessageType::Open, 0, "{}".into()), (MessageType::AcceptSession, 1, "{}".into()), (MessageType::Offer, 0, offer(10.0)), (MessageType::Counter, 1, offer(8.0))] {
+    for (ty, who, body) in [
+        (MessageType::Open, 0, "{}".into()),
+        (MessageType::AcceptSession, 1, "{}".into()),
+        (MessageType::Offer, 0, offer(10.0)),
+        (MessageType::Counter, 1, offer(8.0)),
+    ] {
         let m = signed(ty, who, &body, s.tip(), "ses_cam", None);
         apply(&mut s, &m, T0).unwrap();
     }
@@ -208,7 +222,10 @@ fn transition_table_matches_the_spec() {
             if let Some(next) = transition(st, m) {
                 allowed += 1;
                 assert!(!st.is_terminal(), "{st:?} is terminal");
-                assert!(next != State::Expired && next != State::Dormant && next != State::Proposed || (st, m) == (State::Proposed, M::Open));
+                assert!(
+                    next != State::Expired && next != State::Dormant && next != State::Proposed
+                        || (st, m) == (State::Proposed, M::Open)
+                );
             }
         }
     }
@@ -273,7 +290,8 @@ fn apply_json(s: &mut Session<4, 8>, json: &str, signer: usize, now: Timestamp) 
     let n = message::sign_object(doc.root(), &keys()[signer], &mut out).unwrap();
     let mut nodes2 = vec![Node::EMPTY; n / 2 + 4];
     let signed = parse(&out[..n], &mut nodes2).unwrap();
-    let resolve = |id: Str<'_>| -> Option<PublicKey> { AGENTS.iter().position(|a| id.eq_str(a)).map(|i| keys()[i].public_key()) };
+    let resolve =
+        |id: Str<'_>| -> Option<PublicKey> { AGENTS.iter().position(|a| id.eq_str(a)).map(|i| keys()[i].public_key()) };
     s.apply(signed.root(), &resolve, now)
 }
 
@@ -354,15 +372,45 @@ fn malformed_envelopes_fail_with_the_sdks_reasons_in_its_order() {
     let g = GENESIS_HASH.to_prefixed();
     let g = g.as_str();
     let cases: [(String, Error); 8] = [
-        (std::format!(r#"{{"type":"negotiate.open","from":"seller","session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("from must be an object")),
-        (std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":""}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("from.agent_id")),
-        (std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":5}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("from.agent_id")),
-        (std::format!(r#"{{"from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("type missing")),
-        (std::format!(r#"{{"type":7,"from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}"}}"#), Error::Schema("type")),
-        (std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":"seller"}},"session_id":5,"prev_hash":"{g}"}}"#), Error::Binding("session_id")),
-        (r#"{"type":"negotiate.open","from":{"agent_id":"seller"},"session_id":"ses_cam","prev_hash":["x"]}"#.into(), Error::Binding("prev_hash")),
+        (
+            std::format!(r#"{{"type":"negotiate.open","from":"seller","session_id":"ses_cam","prev_hash":"{g}"}}"#),
+            Error::Schema("from must be an object"),
+        ),
+        (
+            std::format!(
+                r#"{{"type":"negotiate.open","from":{{"agent_id":""}},"session_id":"ses_cam","prev_hash":"{g}"}}"#
+            ),
+            Error::Schema("from.agent_id"),
+        ),
+        (
+            std::format!(
+                r#"{{"type":"negotiate.open","from":{{"agent_id":5}},"session_id":"ses_cam","prev_hash":"{g}"}}"#
+            ),
+            Error::Schema("from.agent_id"),
+        ),
+        (
+            std::format!(r#"{{"from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}"}}"#),
+            Error::Schema("type missing"),
+        ),
+        (
+            std::format!(r#"{{"type":7,"from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}"}}"#),
+            Error::Schema("type"),
+        ),
+        (
+            std::format!(
+                r#"{{"type":"negotiate.open","from":{{"agent_id":"seller"}},"session_id":5,"prev_hash":"{g}"}}"#
+            ),
+            Error::Binding("session_id"),
+        ),
+        (
+            r#"{"type":"negotiate.open","from":{"agent_id":"seller"},"session_id":"ses_cam","prev_hash":["x"]}"#.into(),
+            Error::Binding("prev_hash"),
+        ),
         // Absent session_id: refused only after the SDK's own checks (here, the transition).
-        (std::format!(r#"{{"type":"negotiate.offer","from":{{"agent_id":"seller"}},"prev_hash":"{g}"}}"#), Error::Transition("negotiate.offer")),
+        (
+            std::format!(r#"{{"type":"negotiate.offer","from":{{"agent_id":"seller"}},"prev_hash":"{g}"}}"#),
+            Error::Transition("negotiate.offer"),
+        ),
     ];
     for (json, want) in cases {
         let mut s = session();
@@ -374,8 +422,14 @@ fn malformed_envelopes_fail_with_the_sdks_reasons_in_its_order() {
     assert_eq!(apply_json(&mut s, &absent, 0, t), Err(Error::Schema("session_id")));
     // Signatures: falsy is missing; any text that does not decode is one Encoding error.
     let mut nodes = vec![Node::EMPTY; 64];
-    for (sig, want) in [(r#""""#, Error::Schema("signature missing")), ("0", Error::Schema("signature missing")), (r#""abc""#, Error::Encoding("signature"))] {
-        let json = std::format!(r#"{{"type":"negotiate.open","from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}","signature":{sig}}}"#);
+    for (sig, want) in [
+        (r#""""#, Error::Schema("signature missing")),
+        ("0", Error::Schema("signature missing")),
+        (r#""abc""#, Error::Encoding("signature")),
+    ] {
+        let json = std::format!(
+            r#"{{"type":"negotiate.open","from":{{"agent_id":"seller"}},"session_id":"ses_cam","prev_hash":"{g}","signature":{sig}}}"#
+        );
         let doc = parse(json.as_bytes(), &mut nodes).unwrap();
         let mut s = session();
         let keys = s.registered_keys();
@@ -394,5 +448,8 @@ fn timing_from_real_numbers() {
     let t = Timing::from_real(Some(86_400.0), Some(3_600.0), Some(f64::NAN));
     assert_eq!((t.session_ttl, t.offer_ttl, t.max_rounds), (86_400, 3_600, u32::MAX));
     assert_eq!(Timing::from_real(Some(0.5), Some(1e300), Some(-0.5)).max_rounds, 0);
-    assert_eq!(Timing::from_real(Some(-0.5), None, Some(20.0)), Timing { session_ttl: 0, offer_ttl: u32::MAX, max_rounds: 20 });
+    assert_eq!(
+        Timing::from_real(Some(-0.5), None, Some(20.0)),
+        Timing { session_ttl: 0, offer_ttl: u32::MAX, max_rounds: 20 }
+    );
 }

@@ -1,16 +1,24 @@
-#[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
 use crate::consensus::artifact::{parse_content_digest, verify_artifact, write_content_digest};
 use crate::consensus::Outcome;
 use crate::digest::sha256;
 use crate::Error;
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 /// RFC 9530 Appendix B.1: `{"hello": "world"}` followed by LF (19 bytes).
 const B1_BODY: &[u8] = b"{\"hello\": \"world\"}\n";
 const B1_SHA256: &str = "sha-256=:RK/0qy18MlBSVnWgjwz6lZEWjP/lF5HF9bvEF8FabDg=:";
 /// RFC 9530 §2's multi-algorithm example, unfolded (RFC 8792 line wrapping removed).
 const S2_BOTH: &str = "sha-256=:d435Qo+nKZ+gLcUHn7GQtQ72hiBVAgqoLsZnZPiTGPk=:,sha-512=:YMAam51Jz/jOATT6/zvHrLVgOYTGFy1d6GJiOHTohq4yP+pgk4vf2aCsyRZOtw8MjkM7iw7yZ/WkppmM44T3qg==:";
-const S2_SHA512: &str = "sha-512=:YMAam51Jz/jOATT6/zvHrLVgOYTGFy1d6GJiOHTohq4yP+pgk4vf2aCsyRZOtw8MjkM7iw7yZ/WkppmM44T3qg==:";
+const S2_SHA512: &str =
+    "sha-512=:YMAam51Jz/jOATT6/zvHrLVgOYTGFy1d6GJiOHTohq4yP+pgk4vf2aCsyRZOtw8MjkM7iw7yZ/WkppmM44T3qg==:";
 /// RFC 9530 Appendix B.2: a HEAD response, Content-Digest over empty content.
 const B2_EMPTY: &str = "sha-256=:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:";
 
@@ -34,10 +42,16 @@ fn rfc9530_examples() {
     let claimed = parse_content_digest(S2_BOTH).unwrap().unwrap();
     assert_ne!(claimed, sha256(B1_BODY));
     assert_eq!(claimed.to_hex().as_str(), "778df9428fa7299fa02dc5079fb190b50ef6862055020aa82ec66764f89318f9");
-    assert_eq!(verify_artifact(B1_BODY, S2_BOTH, &hex(B1_BODY), Outcome::Reached), Err(Error::Digest("content-digest")));
+    assert_eq!(
+        verify_artifact(B1_BODY, S2_BOTH, &hex(B1_BODY), Outcome::Reached),
+        Err(Error::Digest("content-digest"))
+    );
     // sha-512 alone is ignored: there is nothing this verifier uses.
     assert_eq!(parse_content_digest(S2_SHA512), Ok(None));
-    assert_eq!(verify_artifact(B1_BODY, S2_SHA512, &hex(B1_BODY), Outcome::Reached), Err(Error::Schema("content-digest has no sha-256")));
+    assert_eq!(
+        verify_artifact(B1_BODY, S2_SHA512, &hex(B1_BODY), Outcome::Reached),
+        Err(Error::Schema("content-digest has no sha-256"))
+    );
     // Without the LF the bytes have another digest (the common copy-paste slip).
     let no_lf = &B1_BODY[..18];
     let field = "sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:";
@@ -57,10 +71,19 @@ fn both_headers_must_match_and_outcome_must_be_reached() {
     for o in [Outcome::Pending, Outcome::Disagreed, Outcome::NoConsensus, Outcome::Expired] {
         assert_eq!(verify_artifact(body, field, &h, o).unwrap_err().class(), crate::Class::Transition);
     }
-    assert_eq!(verify_artifact(b"# tampered", field, &hex(b"# tampered"), Outcome::Reached), Err(Error::Digest("content-digest")));
+    assert_eq!(
+        verify_artifact(b"# tampered", field, &hex(b"# tampered"), Outcome::Reached),
+        Err(Error::Digest("content-digest"))
+    );
     assert_eq!(verify_artifact(body, field, &hex(b"x"), Outcome::Reached), Err(Error::Digest("x-consensus-sha256")));
-    assert_eq!(verify_artifact(body, field, &h.to_ascii_uppercase(), Outcome::Reached), Err(Error::Encoding("x-consensus-sha256")));
-    assert_eq!(verify_artifact(body, field, &format!("sha256:{h}"), Outcome::Reached), Err(Error::Encoding("x-consensus-sha256")));
+    assert_eq!(
+        verify_artifact(body, field, &h.to_ascii_uppercase(), Outcome::Reached),
+        Err(Error::Encoding("x-consensus-sha256"))
+    );
+    assert_eq!(
+        verify_artifact(body, field, &format!("sha256:{h}"), Outcome::Reached),
+        Err(Error::Encoding("x-consensus-sha256"))
+    );
 }
 
 #[test]

@@ -1,9 +1,16 @@
-#[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
 use super::rev_digest;
 use crate::consensus::command::{validate_idempotency_key, Action, Command, MAX_BODY};
 use crate::json::Node;
 use crate::Error;
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 fn hex() -> String {
     rev_digest().to_hex().as_str().to_string()
@@ -95,13 +102,19 @@ fn wire_parser_is_strict() {
     let h = hex();
     let cases: &[(String, Error)] = &[
         (r#"{"action":"agree","body":"","revision":1}"#.to_string(), Error::Schema("digest")),
-        (format!(r#"{{"action":"agree","body":"","revision":1,"digest":"{h}","x":1}}"#), Error::Schema("command has an unknown member")),
+        (
+            format!(r#"{{"action":"agree","body":"","revision":1,"digest":"{h}","x":1}}"#),
+            Error::Schema("command has an unknown member"),
+        ),
         (format!(r#"{{"action":"AGREE","body":"","revision":1,"digest":"{h}"}}"#), Error::Schema("action")),
         (format!(r#"{{"action":"agree","body":null,"revision":1,"digest":"{h}"}}"#), Error::Schema("body")),
         (format!(r#"{{"action":"agree","body":"","revision":"1","digest":"{h}"}}"#), Error::Schema("revision")),
         (format!(r#"{{"action":"agree","body":"","revision":1.5,"digest":"{h}"}}"#), Error::Schema("revision")),
         (format!(r#"{{"action":"agree","body":"","revision":0,"digest":"{h}"}}"#), Error::Schema("revision")),
-        (format!(r#"{{"action":"agree","body":"no","revision":1,"digest":"{h}"}}"#), Error::Schema("terminal actions need an empty body")),
+        (
+            format!(r#"{{"action":"agree","body":"no","revision":1,"digest":"{h}"}}"#),
+            Error::Schema("terminal actions need an empty body"),
+        ),
         (r#"{"action":"agree","body":"","revision":1,"digest":1}"#.to_string(), Error::Encoding("command digest")),
         (r#"["agree"]"#.to_string(), Error::Schema("command must be an object")),
     ];

@@ -1,8 +1,15 @@
-#[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
 use super::ts;
 use crate::consensus::credential::{Authorization, EmailProof, FragmentSecret, ParticipantToken, SessionToken};
 use crate::Error;
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 fn header(a: Authorization<'_>) -> String {
     let mut buf = [0u8; 128];
@@ -42,7 +49,10 @@ fn each_bearer_builds_its_own_header() {
     assert_eq!(header(Authorization::session(&session, now).unwrap()), "Consensus-Session cs_1");
     assert_eq!(header(Authorization::from(&participant)), "Consensus-Participant cp_1");
     assert_eq!(Authorization::from(&participant).scheme(), "Consensus-Participant");
-    assert!(matches!(Authorization::from(&secret).write_value(&mut [0u8; 5]), Err(Error::BufferTooSmall { needed: 25 })));
+    assert!(matches!(
+        Authorization::from(&secret).write_value(&mut [0u8; 5]),
+        Err(Error::BufferTooSmall { needed: 25 })
+    ));
 }
 
 #[test]
@@ -52,7 +62,10 @@ fn session_token_lifetime_is_capped() {
     let t = SessionToken::new("cs_1", now, ts("2026-09-06T13:00:00Z"), None).unwrap();
     assert_eq!(t.usable_until(), ts("2026-09-06T12:20:00Z"));
     assert!(Authorization::session(&t, ts("2026-09-06T12:19:59Z")).is_ok());
-    assert_eq!(Authorization::session(&t, ts("2026-09-06T12:20:00Z")).unwrap_err(), Error::Temporal("session token expired"));
+    assert_eq!(
+        Authorization::session(&t, ts("2026-09-06T12:20:00Z")).unwrap_err(),
+        Error::Temporal("session token expired")
+    );
     // Never beyond the invitation's expiry.
     let t = SessionToken::new("cs_1", now, ts("2026-09-06T12:15:00Z"), Some(ts("2026-09-06T12:05:00Z"))).unwrap();
     assert_eq!(t.usable_until(), ts("2026-09-06T12:05:00Z"));
@@ -67,7 +80,11 @@ fn malformed_values_are_refused_without_echo() {
     }
     assert!(FragmentSecret::new(&"A".repeat(513)).is_err());
     assert!(EmailProof::new("").is_err() && EmailProof::new("a\nb").is_err());
-    assert!(ParticipantToken::new("a b").is_err() && ParticipantToken::new("a,b").is_err() && ParticipantToken::new("").is_err());
+    assert!(
+        ParticipantToken::new("a b").is_err()
+            && ParticipantToken::new("a,b").is_err()
+            && ParticipantToken::new("").is_err()
+    );
     assert!(SessionToken::new("tok\r\nX-Evil: 1", now, now, None).is_err());
     let e = ParticipantToken::new("secret value").unwrap_err();
     assert!(!format!("{e} {e:?}").contains("secret value"));

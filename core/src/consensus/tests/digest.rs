@@ -1,9 +1,18 @@
-#[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
-use crate::consensus::digest::{markdown_digest, revision_digest, revision_digest_json, verify_markdown, verify_revision, HexDigest};
+use crate::consensus::digest::{
+    markdown_digest, revision_digest, revision_digest_json, verify_markdown, verify_revision, HexDigest,
+};
 use crate::digest::sha256;
 use crate::json::{self, Node};
 use crate::Error;
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 #[test]
 fn revision_digest_is_sha256_of_rfc8785_bytes() {
@@ -58,8 +67,17 @@ fn command_digest_normalization() {
     // Uppercase is well-formed but compared case-exactly: it never matches.
     let upper = HexDigest::normalize(&hex.as_str().to_ascii_uppercase()).unwrap();
     assert!(!upper.matches(&d));
-    for bad in ["", "sha256:", &hex[..63], &format!("{hex}0"), &format!("SHA256:{hex}"), &format!("sha-256:{hex}"),
-        &format!(" {}", &hex[1..]), &format!("sha256:sha256:{hex}"), &format!("{}g", &hex[..63])] {
+    for bad in [
+        "",
+        "sha256:",
+        &hex[..63],
+        &format!("{hex}0"),
+        &format!("SHA256:{hex}"),
+        &format!("sha-256:{hex}"),
+        &format!(" {}", &hex[1..]),
+        &format!("sha256:sha256:{hex}"),
+        &format!("{}g", &hex[..63]),
+    ] {
         assert_eq!(HexDigest::normalize(bad), Err(Error::Encoding("command digest")), "{bad}");
     }
 }

@@ -1,7 +1,14 @@
-#[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
 use crate::consensus::invitation::{extract_block, Invitation, Origin, BEGIN_MARKER, END_MARKER};
 use crate::Error;
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 const ID: &str = "3f2b8c1e-5d4a-4e7b-9c2f-1a2b3c4d5e6f";
 const OTHER: &str = "3f2b8c1e-5d4a-4e7b-9c2f-1a2b3c4d5e60";
@@ -20,7 +27,9 @@ fn block(id: &str, invite: &str, href: &str) -> String {
 }
 
 fn email(body: &str) -> String {
-    format!("Hello agent,\r\n\r\nYou are invited.\r\n\r\n{BEGIN_MARKER}\r\n{body}\r\n{END_MARKER}\r\n\r\n-- Consensus\r\n")
+    format!(
+        "Hello agent,\r\n\r\nYou are invited.\r\n\r\n{BEGIN_MARKER}\r\n{body}\r\n{END_MARKER}\r\n\r\n-- Consensus\r\n"
+    )
 }
 
 fn invite(id: &str, tail: &str) -> String {
@@ -94,7 +103,15 @@ fn configurable_origin() {
     ));
     assert!(Invitation::parse(text.as_bytes(), &origin).unwrap().checks().all());
     assert!(!Invitation::parse(text.as_bytes(), &Origin::DEFAULT).unwrap().checks().origin);
-    for bad in ["http://consensus.md", "https://", "https://consensus.md/", "https://a b", "https://x:", "https://x:123456", "consensus.md"] {
+    for bad in [
+        "http://consensus.md",
+        "https://",
+        "https://consensus.md/",
+        "https://a b",
+        "https://x:",
+        "https://x:123456",
+        "consensus.md",
+    ] {
         assert_eq!(Origin::new(bad), Err(Error::InvalidArgument("origin")), "{bad}");
     }
     assert!(Origin::new("https://localhost:8443").is_ok());
@@ -133,8 +150,22 @@ fn query_string_secret() {
 
 #[test]
 fn non_base64url_fragments() {
-    for tail in ["", "#", "#secret=", "#secret=abc+def", "#secret=abc/def", "#secret=YWJj=", "#secret=A", "#token=YWJj",
-        "#Secret=YWJj", "#secret=YWJj&x=1", "#secret=YW%4Aj", "#secret=YWJj#x", "#secret=YW Jj", "#secret=YWJ"] {
+    for tail in [
+        "",
+        "#",
+        "#secret=",
+        "#secret=abc+def",
+        "#secret=abc/def",
+        "#secret=YWJj=",
+        "#secret=A",
+        "#token=YWJj",
+        "#Secret=YWJj",
+        "#secret=YWJj&x=1",
+        "#secret=YW%4Aj",
+        "#secret=YWJj#x",
+        "#secret=YW Jj",
+        "#secret=YWJ",
+    ] {
         let inv = parse(&invite(ID, tail), &href(ID));
         assert_eq!(failed(&inv), ["secret"], "{tail}");
         assert_eq!(inv.secret().unwrap_err(), Error::Encoding("invitation fragment secret"));
@@ -158,7 +189,11 @@ fn shape_and_markers() {
     assert_eq!(extract_block(format!("x{BEGIN_MARKER} {{}} {END_MARKER}y").as_bytes()).unwrap(), b" {} ");
     assert!(matches!(p(&email("{")), Err(Error::Json { .. })));
     let edits: &[(&str, &str, Error)] = &[
-        ("\"schema\": \"https://consensus.md/schemas/invitation-email/v1\"", "\"schema\": \"https://consensus.md/schemas/invitation-email/v2\"", Error::Schema("invitation schema")),
+        (
+            "\"schema\": \"https://consensus.md/schemas/invitation-email/v1\"",
+            "\"schema\": \"https://consensus.md/schemas/invitation-email/v2\"",
+            Error::Schema("invitation schema"),
+        ),
         ("\"method\": \"POST\"", "\"method\": \"GET\"", Error::Schema("agent_exchange.method")),
         ("\"email_proof\": \"ep_private_proof_123\"", "\"email_proof\": \"\"", Error::Schema("email proof")),
         ("\"email_proof\": \"ep_private_proof_123\"", "\"email_proof\": 5", Error::Schema("agent_claim.email_proof")),

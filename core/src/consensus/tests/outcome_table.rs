@@ -5,7 +5,14 @@
 //! sequence of decisions up to renaming participants, plus pseudo-random participants and
 //! orders from a fixed-seed generator.
 #[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 use super::{rev_digest, ts};
 use crate::consensus::command::{Action, Command};
@@ -57,7 +64,11 @@ fn expected(n: usize, order: &[(usize, Action)]) -> (Outcome, Outcome) {
             _ => {}
         }
     }
-    if order.len() == n { (Outcome::Reached, Outcome::Reached) } else { (Outcome::Pending, Outcome::Expired) }
+    if order.len() == n {
+        (Outcome::Reached, Outcome::Reached)
+    } else {
+        (Outcome::Pending, Outcome::Expired)
+    }
 }
 
 fn run(f: &Fixture, n: usize, order: &[(usize, Action)]) {
@@ -125,7 +136,13 @@ fn exhaustive_for_two_to_five() {
             });
         }
     }
-    assert_eq!(runs, [2usize, 3, 4, 5].iter().map(|&n| (0..=n).map(|k| binom(n, k) * 3usize.pow(k as u32) * fact(k)).sum::<usize>()).sum::<usize>());
+    assert_eq!(
+        runs,
+        [2usize, 3, 4, 5]
+            .iter()
+            .map(|&n| (0..=n).map(|k| binom(n, k) * 3usize.pow(k as u32) * fact(k)).sum::<usize>())
+            .sum::<usize>()
+    );
 }
 
 /// Every sequence of decisions (by action, of any length up to the roster) given to
@@ -163,7 +180,13 @@ fn representative_for_six_to_eight() {
         // Pseudo-random decisions from random participants in random orders.
         for _ in 0..1000 {
             let mut order: Vec<(usize, Action)> = (0..n)
-                .map(|p| (p, [Action::Agree, Action::Agree, Action::Agree, Action::Disagree, Action::Abstain][rand() as usize % 5]))
+                .map(|p| {
+                    (
+                        p,
+                        [Action::Agree, Action::Agree, Action::Agree, Action::Disagree, Action::Abstain]
+                            [rand() as usize % 5],
+                    )
+                })
                 .collect();
             for i in (1..order.len()).rev() {
                 order.swap(i, rand() as usize % (i + 1));

@@ -1,9 +1,16 @@
-#[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
 use super::ts;
 use crate::consensus::polling::{parse_retry_after, Backoff, Next};
 use crate::consensus::Outcome;
 use crate::time::Timestamp;
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 #[test]
 fn doubles_up_to_max() {
@@ -62,9 +69,22 @@ fn retry_after_forms() {
     assert_eq!(parse_retry_after(" 0 ", now), Ok(0));
     assert_eq!(parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", now), Ok(37));
     assert_eq!(parse_retry_after("Sun, 06 Nov 1994 08:48:37 GMT", now), Ok(0));
-    for bad in ["", "-1", "1.5", "1e3", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
-        "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nox 1994 08:49:37 GMT",
-        "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08-49-37 GMT", "99999999999999999999"] {
+    for bad in [
+        "",
+        "-1",
+        "1.5",
+        "1e3",
+        "Sunday, 06-Nov-94 08:49:37 GMT",
+        "Sun Nov  6 08:49:37 1994",
+        "Sun, 06 Nov 1994 08:49:37 UTC",
+        "Sun, 31 Feb 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT",
+        "Xyz, 06 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nox 1994 08:49:37 GMT",
+        "Sun, 6 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 08-49-37 GMT",
+        "99999999999999999999",
+    ] {
         assert!(parse_retry_after(bad, now).is_err(), "{bad}");
     }
 }

@@ -1,5 +1,3 @@
-#[allow(unused_imports)]
-use std::{borrow::ToOwned, boxed::Box, format, string::{String, ToString}, vec, vec::Vec};
 use super::{rev_digest, ts};
 use crate::consensus::command::{Action, Command};
 use crate::consensus::room::{self, ParticipantKind, Refusal, Room, Roster, FULL_CAPACITY, MAX_EVENTS_PER_PARTICIPANT};
@@ -7,6 +5,15 @@ use crate::consensus::Outcome;
 use crate::json::{self, Node};
 use crate::time::Timestamp;
 use crate::Error;
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 
 const DEADLINE: &str = "2026-09-10T00:00:00Z";
 
@@ -57,7 +64,8 @@ fn created_replayed_conflict() {
     assert_eq!(r.apply("p1", &other, "client-key-0001", t(3)).map(|a| (a.status, a.event)), Ok((200, 2)));
     assert_eq!(r.apply("p1", &c, "client-key-0001", t(3)), Err(Refusal::IdempotencyConflict));
     // The prefixed digest is the same normalized command: a replay.
-    let prefixed = Command::new(Action::Comment, "why?", 1, Box::leak(format!("sha256:{}", hex()).into_boxed_str())).unwrap();
+    let prefixed =
+        Command::new(Action::Comment, "why?", 1, Box::leak(format!("sha256:{}", hex()).into_boxed_str())).unwrap();
     assert_eq!(r.apply("p1", &prefixed, c.idempotency_key().as_str(), t(4)).map(|a| a.status), Ok(200));
     assert_eq!(r.events().len(), 3);
 }
@@ -182,7 +190,9 @@ fn roster_rules() {
     assert_eq!(Room::<8>::new(1, d, dl, agents).unwrap_err(), Error::Schema("roster needs a human initiator"));
     let mut dup = roster(2);
     assert_eq!(dup.push("p1", ParticipantKind::Agent), Err(Error::Schema("duplicate participant id")));
-    assert!(dup.push("", ParticipantKind::Agent).is_err() && dup.push(&"x".repeat(65), ParticipantKind::Agent).is_err());
+    assert!(
+        dup.push("", ParticipantKind::Agent).is_err() && dup.push(&"x".repeat(65), ParticipantKind::Agent).is_err()
+    );
     assert!(Room::<8>::new(0, d, dl, roster(2)).is_err());
 }
 

@@ -19,7 +19,6 @@ const REFUSED: &[&str] = &[
     "^(((((((((((((((((a)))))))))))))))))$",
 ];
 
-
 fn search(p: &str, t: &str) -> bool {
     Regex::new(p).unwrap_or_else(|e| panic!("{p:?}: {e:?}")).search(t.chars())
 }
