@@ -67,7 +67,7 @@
 // Longest invitation URL the core reads (the capacity of `exchange_href`).
 #define CONCORDIA_CONSENSUS_MAX_URL 512
 
-// Parties a session holds.
+// Parties a session holds (the host session type's; written out for cbindgen).
 #define CONCORDIA_SESSION_MAX_PARTIES 8
 
 // Numeric terms remembered per party for concession tracking.

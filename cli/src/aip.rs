@@ -6,16 +6,16 @@
 
 use concordia_core::aip::replay::{self, Verdict};
 use concordia_core::aip::{did, envelope, handle, hpke, trust, vc};
-use concordia_host::replay::{Opened, ReplayStore, StoreError};
 use concordia_core::sign::KeyPair;
 use concordia_core::time::Timestamp;
 use concordia_core::{encoding, jcs, Error};
+use concordia_host::replay::{Opened, ReplayStore, StoreError};
 
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
 use crate::util::{
-    bad_arg, bad_sub, canonical, display_name, emit, fail, json_str, nodes_for, one_line, parse, read_input, sub_help, usage, Args, CliResult, Fail,
-    VecRefSink, VecSink,
+    bad_arg, bad_sub, canonical, display_name, emit, fail, json_str, nodes_for, one_line, parse, read_input, sub_help,
+    usage, Args, CliResult, Fail, VecRefSink, VecSink,
 };
 
 pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelopes, credentials, ranking
@@ -175,7 +175,8 @@ fn keygen(mut args: Args) -> CliResult {
             other => return Err(usage(format!("--route-mode: \"direct\" or \"relay\", not {other:?}"))),
         };
         let mut doc = Vec::new();
-        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecRefSink(&mut doc)).map_err(|e| bad_arg("--endpoint", e))?;
+        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecRefSink(&mut doc))
+            .map_err(|e| bad_arg("--endpoint", e))?;
         doc.push(b'\n');
         std::fs::write(&path, doc).map_err(|e| usage(format!("{}: {e}", display_name(&path))))?;
     }
@@ -183,7 +184,8 @@ fn keygen(mut args: Args) -> CliResult {
 }
 
 fn now() -> CliResult<Timestamp> {
-    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(|e| usage(format!("clock: {e}")))?;
+    let d =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(|e| usage(format!("clock: {e}")))?;
     Ok(Timestamp::from_unix(d.as_secs() as i64))
 }
 
@@ -218,16 +220,22 @@ fn seal(mut args: Args) -> CliResult {
     let created = args.value("--created-at")?;
     let pos = args.positionals(1)?;
     let sender = load_key(&key)?;
-    let from = sender.did.clone().ok_or_else(|| usage(format!("{}: no \"did\" (use `concordia aip keygen --did ...`)", display_name(&key))))?;
+    let from = sender
+        .did
+        .clone()
+        .ok_or_else(|| usage(format!("{}: no \"did\" (use `concordia aip keygen --did ...`)", display_name(&key))))?;
     let (dname, dbytes) = load_doc_bytes(&to)?;
     let mut dnodes = nodes_for(&dbytes)?;
     let rdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| fail(&dname, e))?;
-    let recipient = *rdoc.agreement_keys.first().ok_or_else(|| usage(format!("{dname}: no X25519 keyAgreement key")))?;
+    let recipient =
+        *rdoc.agreement_keys.first().ok_or_else(|| usage(format!("{dname}: no X25519 keyAgreement key")))?;
     let (mname, mbytes) = read_input(pos.first().map(String::as_str))?;
     let mut mnodes = nodes_for(&mbytes)?;
     let msg = parse(&mname, &mbytes, &mut mnodes)?;
     let body = canonical(msg.root())?;
-    let kind = kind.or_else(|| msg.root().get("type").and_then(|v| v.as_plain_str()).map(str::to_owned)).unwrap_or_else(|| "aip.message".into());
+    let kind = kind
+        .or_else(|| msg.root().get("type").and_then(|v| v.as_plain_str()).map(str::to_owned))
+        .unwrap_or_else(|| "aip.message".into());
     let id = match id {
         Some(i) => i,
         None => uuid_v4()?,
@@ -241,7 +249,8 @@ fn seal(mut args: Args) -> CliResult {
     // DID Document name: a field the core refuses is a usage error, not a verdict.
     header.check().map_err(|e| bad_arg("envelope header", e))?;
     let mut out = vec![0u8; body.len() * 4 / 3 + 2048];
-    let n = envelope::seal(&header, &recipient, &body, &os_seed()?, &sender.ed, &mut out).map_err(|e| fail("seal", e))?;
+    let n =
+        envelope::seal(&header, &recipient, &body, &os_seed()?, &sender.ed, &mut out).map_err(|e| fail("seal", e))?;
     out.truncate(n);
     emit(&out)
 }
@@ -291,7 +300,9 @@ fn open(mut args: Args) -> CliResult {
             match store.window.check(env.id, env.created, at) {
                 Ok(Verdict::Fresh) => {}
                 Ok(Verdict::Duplicate) => {
-                    return Err(Fail::Rejected(format!("{context}: a replay (this id was already opened with replay store {sname})")))
+                    return Err(Fail::Rejected(format!(
+                        "{context}: a replay (this id was already opened with replay store {sname})"
+                    )))
                 }
                 Err(e) if store.opened == Opened::ColdStart || store.window.cold_start_guard().is_some() => {
                     return Err(fail(&format!("{context} (replay store {sname} started cold)"), e))
@@ -363,7 +374,13 @@ fn vc_verify(mut args: Args) -> CliResult {
     let doc = parse(&name, &bytes, &mut nodes)?;
     if proof_only {
         let v = vc::verify_proof(doc.root()).map_err(|e| fail(&name, e))?;
-        let issuer = doc.root().get("issuer").map(|i| if i.kind() == concordia_core::json::Kind::Object { i.get("id") } else { Some(i) });
+        let issuer = doc.root().get("issuer").map(|i| {
+            if i.kind() == concordia_core::json::Kind::Object {
+                i.get("id")
+            } else {
+                Some(i)
+            }
+        });
         let issuer = issuer.flatten().and_then(|v| v.as_plain_str());
         outln!(
             "{{\"verified\": true, \"proof_only\": true, \"verification_method\": {}, \"issuer\": {}, \"issuer_binding\": \"unchecked\"}}",
@@ -406,7 +423,10 @@ fn rank(args: Args) -> CliResult {
     }
     let mut cands = Vec::with_capacity(items.len());
     for it in &items {
-        let trust_score = it.get("trust_score").and_then(|v| v.as_f64()).ok_or_else(|| usage(format!("{name}: every result needs a numeric trust_score")))?;
+        let trust_score = it
+            .get("trust_score")
+            .and_then(|v| v.as_f64())
+            .ok_or_else(|| usage(format!("{name}: every result needs a numeric trust_score")))?;
         cands.push(trust::Candidate {
             semantic_rank: rank_of(it.get("semantic_rank"), &name)?,
             fts_rank: rank_of(it.get("fts_rank"), &name)?,

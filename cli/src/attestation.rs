@@ -8,8 +8,7 @@ use crate::chain::messages_of;
 use crate::outln;
 use crate::util::{fail, json_str, need_sub, nodes_for, parse, read_input, usage, Args, CliResult};
 
-pub const HELP: &str =
-    "concordia attestation verify --keys KEYS.json [--transcript T.json] [--json] ATT.json
+pub const HELP: &str = "concordia attestation verify --keys KEYS.json [--transcript T.json] [--json] ATT.json
   Checks an attestation: its schema, every party signature, every countersignature, and,
   with --transcript, that the transcript verifies and is the one the attestation binds
   (message_count and chain_head).
@@ -19,9 +18,7 @@ pub fn run(mut args: Args) -> CliResult {
     if args.positionals_first().as_deref() != Some("verify") {
         return Err(need_sub("attestation", "`attestation verify`"));
     }
-    let keys_path = args
-        .value("--keys")?
-        .ok_or_else(|| usage("attestation verify needs --keys KEYS.json"))?;
+    let keys_path = args.value("--keys")?.ok_or_else(|| usage("attestation verify needs --keys KEYS.json"))?;
     let transcript_path = args.value("--transcript")?;
     let as_json = args.flag("--json");
     let pos = args.positionals(1)?;
@@ -35,9 +32,7 @@ pub fn run(mut args: Args) -> CliResult {
     let mut an = nodes_for(&ab)?;
     let keys = parse(&kname, &kb, &mut kn)?;
     if keys.root().kind() != Kind::Object {
-        return Err(usage(format!(
-            "{kname}: must be an object mapping agent_id to public key"
-        )));
+        return Err(usage(format!("{kname}: must be an object mapping agent_id to public key")));
     }
     let att = parse(&aname, &ab, &mut an)?;
     let mut tn = concordia_host::Nodes::new();
@@ -58,7 +53,8 @@ pub fn run(mut args: Args) -> CliResult {
             if as_json {
                 outln!(
                     "{{\"countersignatures\":{},\"ok\":true,\"parties\":{},\"set_binding\":\"{binding}\"}}",
-                    v.countersignatures, v.parties
+                    v.countersignatures,
+                    v.parties
                 )?;
             } else {
                 outln!(
@@ -71,11 +67,7 @@ pub fn run(mut args: Args) -> CliResult {
         }
         Err(e) => {
             if as_json {
-                outln!(
-                    "{{\"class\":\"{}\",\"error\":{},\"ok\":false}}",
-                    e.class(),
-                    json_str(&e.to_string())
-                )?;
+                outln!("{{\"class\":\"{}\",\"error\":{},\"ok\":false}}", e.class(), json_str(&e.to_string()))?;
             }
             Err(fail(&aname, e))
         }

@@ -58,9 +58,9 @@ fn jcs_lines(name: &str, input: impl std::io::Read) -> CliResult {
     while let Some((_, line)) = reader.next_line().map_err(|e| input_fail(name, e))? {
         match nodes.parse(line) {
             Ok(doc) => jcs::write(doc.root(), &mut VecRefSink(&mut out.buf)).map_err(|e| fail("canonical form", e))?,
-            Err(e) => out.buf.extend_from_slice(
-                format!("!error {} {} {}", e.class(), e.offset().unwrap_or(0), e).as_bytes(),
-            ),
+            Err(e) => {
+                out.buf.extend_from_slice(format!("!error {} {} {}", e.class(), e.offset().unwrap_or(0), e).as_bytes())
+            }
         }
         out.buf.push(b'\n');
         out.spill()?;

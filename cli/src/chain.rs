@@ -76,11 +76,7 @@ fn report(name: &str, verdict: Result<TranscriptSummary, (usize, Error)>, as_jso
     match verdict {
         Ok(v) => {
             if as_json {
-                outln!(
-                    "{{\"head\":\"{}\",\"messages\":{},\"ok\":true}}",
-                    v.head.to_prefixed().as_str(),
-                    v.count
-                )?;
+                outln!("{{\"head\":\"{}\",\"messages\":{},\"ok\":true}}", v.head.to_prefixed().as_str(), v.count)?;
             } else {
                 outln!("ok: {} messages, head {}", v.count, v.head.to_prefixed().as_str())?;
             }

@@ -23,7 +23,11 @@ pub fn run(mut args: Args) -> CliResult {
         Some(d) => PathBuf::from(d),
         None => {
             let local = PathBuf::from("conformance/vectors");
-            if local.join("manifest.json").is_file() { local } else { vendored_dir() }
+            if local.join("manifest.json").is_file() {
+                local
+            } else {
+                vendored_dir()
+            }
         }
     };
     let regression = active_regression().map_err(usage)?;

@@ -12,8 +12,8 @@ use concordia_core::time::parse_datetime;
 
 use crate::outln;
 use crate::util::{
-    allowed_values, bad_arg, bad_sub, fail, json_str, nodes_for, one_line, parse, read_input, stderr_line, sub_help, usage, Args, CliResult, VecSink,
-    OUTCOMES,
+    allowed_values, bad_arg, bad_sub, fail, json_str, nodes_for, one_line, parse, read_input, stderr_line, sub_help,
+    usage, Args, CliResult, VecSink, OUTCOMES,
 };
 
 pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primitives
@@ -114,8 +114,9 @@ fn command(mut args: Args) -> CliResult {
     let action = Action::parse(&action).map_err(|e| {
         usage(format!("--action: unknown action `{}` ({})", one_line(&action), allowed_values(&e).unwrap_or_default()))
     })?;
-    let revision: u64 =
-        revision.parse().map_err(|_| usage(format!("--revision must be a non-negative integer, not `{}`", one_line(&revision))))?;
+    let revision: u64 = revision
+        .parse()
+        .map_err(|_| usage(format!("--revision must be a non-negative integer, not `{}`", one_line(&revision))))?;
     let cmd = Command::new(action, &body, revision, &digest).map_err(|e| fail("command", e))?;
     let mut wire = VecSink::default();
     cmd.write_wire(&mut wire).map_err(|e| fail("command", e))?;

@@ -104,9 +104,9 @@ pub fn run(mut args: Args) -> CliResult {
     };
     let start = match args.value("--now")? {
         Some(t) => time::parse_datetime(&t).map_err(|e| bad_arg("--now", e))?,
-        None => Timestamp::from_unix(
-            SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0),
-        ),
+        None => {
+            Timestamp::from_unix(SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0))
+        }
     };
     args.positionals(0)?;
 
@@ -139,14 +139,14 @@ pub fn run(mut args: Args) -> CliResult {
         env.to = &to;
         env.reasoning = (!step.reasoning.is_empty()).then_some(step.reasoning);
         let mut buf = vec![0u8; step.body.len() + 2048];
-        let n = env.write_signed(&keys[step.from], &mut buf).map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
+        let n =
+            env.write_signed(&keys[step.from], &mut buf).map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
         buf.truncate(n);
         let mut nodes = nodes_for(&buf)?;
         let msg = nodes.parse(&buf).map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
         let registered = session.registered_keys();
-        let state = session
-            .apply(msg.root(), &registered, now)
-            .map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
+        let state =
+            session.apply(msg.root(), &registered, now).map_err(|e| fail(&format!("demo: message {}", i + 1), e))?;
         outln!(
             "  {}  {:<6}  {:<25}  {:<8}  {}",
             i + 1,
@@ -182,7 +182,10 @@ pub fn run(mut args: Args) -> CliResult {
     let params = Params {
         attestation_id: &attestation_id,
         now: end,
-        validity: Validity::Absolute { from: end, until: end.add_seconds(90 * 86_400).map_err(|e| bad_arg("--now", e))? },
+        validity: Validity::Absolute {
+            from: end,
+            until: end.add_seconds(90 * 86_400).map_err(|e| bad_arg("--now", e))?,
+        },
         category: Some("electronics.cameras"),
         value_range: Some("1000-5000_USD"),
         resolution_mechanism: "direct",

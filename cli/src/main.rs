@@ -21,8 +21,8 @@ mod chain;
 mod conformance;
 mod consensus;
 mod demo;
-mod session;
 mod keys;
+mod session;
 mod util;
 
 use std::ffi::OsString;

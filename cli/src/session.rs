@@ -45,14 +45,22 @@ fn role(v: Option<Value<'_>>) -> CliResult<Role> {
         "responder" => Role::Responder,
         "mediator" => Role::Mediator,
         "witness" => Role::Witness,
-        _ => return Err(usage(format!("unknown role `{}` (allowed: initiator, responder, mediator, witness)", crate::util::one_line(r)))),
+        _ => {
+            return Err(usage(format!(
+                "unknown role `{}` (allowed: initiator, responder, mediator, witness)",
+                crate::util::one_line(r)
+            )))
+        }
     })
 }
 
 fn u32_of(v: Option<Value<'_>>, default: u32) -> CliResult<u32> {
     match v {
         None => Ok(default),
-        Some(v) => v.as_i64().and_then(|i| u32::try_from(i).ok()).ok_or_else(|| usage("timing values must be non-negative integers")),
+        Some(v) => v
+            .as_i64()
+            .and_then(|i| u32::try_from(i).ok())
+            .ok_or_else(|| usage("timing values must be non-negative integers")),
     }
 }
 
@@ -70,7 +78,8 @@ pub fn run(mut args: Args) -> CliResult {
     let spec = parse(&sname, &sb, &mut sn)?.root();
     let messages = messages_of(&mname, parse(&mname, &mb, &mut mn)?.root())?;
 
-    let sid = spec.get("session_id").and_then(|s| s.as_plain_str()).ok_or_else(|| usage(format!("{sname}: session_id")))?;
+    let sid =
+        spec.get("session_id").and_then(|s| s.as_plain_str()).ok_or_else(|| usage(format!("{sname}: session_id")))?;
     let created_at = match spec.get("created_at").and_then(|c| c.as_plain_str()) {
         Some(t) => time::parse_datetime(t).map_err(|e| fail(&format!("{sname}: created_at"), e))?,
         None => Timestamp::from_unix(0),
@@ -82,8 +91,10 @@ pub fn run(mut args: Args) -> CliResult {
         offer_ttl: u32_of(t.and_then(|t| t.get("offer_ttl")), d.offer_ttl)?,
         max_rounds: u32_of(t.and_then(|t| t.get("max_rounds")), d.max_rounds)?,
     };
-    let mut session: concordia_host::HostSession = Session::new(sid, timing, created_at).map_err(|e| fail(&sname, e))?;
-    let parties = spec.get("parties").filter(|p| p.kind() == Kind::Array).ok_or_else(|| usage(format!("{sname}: parties")))?;
+    let mut session: concordia_host::HostSession =
+        Session::new(sid, timing, created_at).map_err(|e| fail(&sname, e))?;
+    let parties =
+        spec.get("parties").filter(|p| p.kind() == Kind::Array).ok_or_else(|| usage(format!("{sname}: parties")))?;
     for p in parties.elements() {
         let id = p.get("agent_id").and_then(|a| a.as_plain_str()).ok_or_else(|| usage(format!("{sname}: agent_id")))?;
         let key = match p.get("public_key_b64url") {

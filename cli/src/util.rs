@@ -229,12 +229,9 @@ pub fn parse_size(text: &str) -> CliResult<u64> {
         Some(b'g' | b'G') => (&text[..text.len() - 1], 1 << 30),
         _ => (text, 1),
     };
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(unit))
-        .filter(|&n| n > 0)
-        .ok_or_else(|| usage(format!("--max-input: expected a positive number of bytes (or with K, M, G), got {}", one_line(text))))
+    digits.parse::<u64>().ok().and_then(|n| n.checked_mul(unit)).filter(|&n| n > 0).ok_or_else(|| {
+        usage(format!("--max-input: expected a positive number of bytes (or with K, M, G), got {}", one_line(text)))
+    })
 }
 
 /// The failure for an input that could not be read: an I/O error or an input over

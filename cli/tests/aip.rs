@@ -60,13 +60,31 @@ fn keygen(name: &str, did: &str, extra: &[&str]) -> (String, String) {
 #[test]
 fn seal_and_open() {
     let (alice_key, alice_doc) = keygen("alice", "did:aip:aigentix.org:alice", &[]);
-    let (etagi_key, etagi_doc) = keygen("etagi", "did:aip:etagi.ru:etagi", &["--route-mode", "direct", "--endpoint", "https://api.etagi.ru/aip"]);
+    let (etagi_key, etagi_doc) = keygen(
+        "etagi",
+        "did:aip:etagi.ru:etagi",
+        &["--route-mode", "direct", "--endpoint", "https://api.etagi.ru/aip"],
+    );
     let msg = file("msg.json", br#"{"type": "aip.commerce.offer.request", "item_id": "doc_123"}"#);
-    let o = run(&["aip", "seal", "--to", &etagi_doc, "--key", &alice_key, "--id", "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b", "--created-at", "2026-05-10T14:25:00Z", &msg]);
+    let o = run(&[
+        "aip",
+        "seal",
+        "--to",
+        &etagi_doc,
+        "--key",
+        &alice_key,
+        "--id",
+        "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b",
+        "--created-at",
+        "2026-05-10T14:25:00Z",
+        &msg,
+    ]);
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
     let env = stdout(&o);
     assert!(env.starts_with("{\"created_at\":\"2026-05-10T14:25:00Z\",\"encrypted_body\":\""), "{env}");
-    assert!(env.contains("\"from\":\"did:aip:aigentix.org:alice\",\"id\":\"1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\",\"sig\":\""));
+    assert!(env.contains(
+        "\"from\":\"did:aip:aigentix.org:alice\",\"id\":\"1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\",\"sig\":\""
+    ));
     assert!(env.ends_with("\"to\":\"did:aip:etagi.ru:etagi\",\"type\":\"aip.commerce.offer.request\"}"));
     let envf = file("env.json", env.as_bytes());
     let o = run(&["aip", "open", "--key", &etagi_key, "--from", &alice_doc, "--now", "2026-05-10T14:25:00Z", &envf]);
@@ -75,7 +93,11 @@ fn seal_and_open() {
     // Wrong recipient key, wrong sender document, tampered header: rejected (1).
     let o = run(&["aip", "open", "--key", &alice_key, "--from", &alice_doc, &envf]);
     assert_eq!(code(&o), 1);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("addressed to did:aip:etagi.ru:etagi"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("addressed to did:aip:etagi.ru:etagi"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(code(&run(&["aip", "open", "--key", &etagi_key, "--from", &etagi_doc, &envf])), 1);
     let bad = file("bad.json", env.replace("14:25:00Z", "14:25:01Z").as_bytes());
     assert_eq!(code(&run(&["aip", "open", "--key", &etagi_key, "--from", &alice_doc, &bad])), 1);
@@ -86,7 +108,10 @@ fn seal_and_open() {
     let shape = file("shape.json", env.replace("\"type\":", "\"kind\":").as_bytes());
     assert_eq!(code(&run(&["aip", "open", "--key", &etagi_key, "--from", &alice_doc, &shape])), 1);
     assert_eq!(code(&run(&["aip", "open", "--key", &etagi_key, &envf])), 2);
-    assert_eq!(code(&run(&["aip", "seal", "--to", &etagi_doc, "--key", &alice_key, "--created-at", "yesterday", &msg])), 2);
+    assert_eq!(
+        code(&run(&["aip", "seal", "--to", &etagi_doc, "--key", &alice_key, "--created-at", "yesterday", &msg])),
+        2
+    );
 }
 
 #[test]
@@ -108,18 +133,27 @@ fn vc_issue_and_verify() {
     let anchors = file("anchors.json", format!("[\"{did_key}\"]").as_bytes());
     let o = run(&["aip", "vc", "verify", "--anchors", &anchors, "--now", "2026-06-01T00:00:00Z", &signedf]);
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(stdout(&o), format!("{{\"verified\": true, \"issuer\": \"{did_key}\", \"subject\": \"did:aip:aigentix.org:etagi\"}}\n"));
+    assert_eq!(
+        stdout(&o),
+        format!("{{\"verified\": true, \"issuer\": \"{did_key}\", \"subject\": \"did:aip:aigentix.org:etagi\"}}\n")
+    );
     let other = file("other.json", b"[\"did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK\"]");
     assert_eq!(code(&run(&["aip", "vc", "verify", "--anchors", &other, "--now", "2026-06-01T00:00:00Z", &signedf])), 1);
     assert_eq!(code(&run(&["aip", "vc", "verify", "--now", "2031-01-01T00:00:00Z", &signedf])), 1);
     let revoked = file("revoked.json", b"[\"urn:uuid:0f0c2e1a-1b2c-4d3e-8f90-123456789abc\"]");
-    assert_eq!(code(&run(&["aip", "vc", "verify", "--revoked", &revoked, "--now", "2026-06-01T00:00:00Z", &signedf])), 1);
+    assert_eq!(
+        code(&run(&["aip", "vc", "verify", "--revoked", &revoked, "--now", "2026-06-01T00:00:00Z", &signedf])),
+        1
+    );
     let tampered = file("tampered.json", signed.replace("Etazhi LLC", "Etazhi LLD").as_bytes());
     assert_eq!(code(&run(&["aip", "vc", "verify", "--now", "2026-06-01T00:00:00Z", &tampered])), 1);
     let junk = file("junk2.json", b"not json");
     assert_eq!(code(&run(&["aip", "vc", "verify", &junk])), 2);
     // Issuing for another issuer than the key's did:key is a usage error.
-    let foreign = file("foreign.json", cred.replace(&did_key, "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK").as_bytes());
+    let foreign = file(
+        "foreign.json",
+        cred.replace(&did_key, "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK").as_bytes(),
+    );
     assert_eq!(code(&run(&["aip", "vc", "issue", "--key", &key, &foreign])), 2);
 }
 

@@ -178,13 +178,22 @@ fn corrupt_store_is_refused_and_missing_store_starts_cold() {
     // as it is (fail closed: nothing is opened until it is removed).
     let mut flipped = good.clone();
     flipped[40] ^= 1;
-    for (what, bytes) in [("flipped", flipped), ("truncated", good[..good.len() - 3].to_vec()), ("empty", Vec::new()), ("text", b"{}".to_vec())] {
+    for (what, bytes) in [
+        ("flipped", flipped),
+        ("truncated", good[..good.len() - 3].to_vec()),
+        ("empty", Vec::new()),
+        ("text", b"{}".to_vec()),
+    ] {
         std::fs::write(&store, &bytes).unwrap();
         let other = p.seal("other.json", None);
         let o = p.open(&other, &["--replay-store", &store_s]);
         assert_eq!(code(&o), 2, "{what}: {}", stderr(&o));
         assert_eq!(stderr(&o).lines().count(), 1, "{what}");
-        assert!(stderr(&o).contains("replay store") && stderr(&o).contains("remove the store"), "{what}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("replay store") && stderr(&o).contains("remove the store"),
+            "{what}: {}",
+            stderr(&o)
+        );
         assert!(o.stdout.is_empty());
         assert_eq!(std::fs::read(&store).unwrap(), bytes, "{what}: left as it was");
     }

@@ -12,7 +12,8 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child =
+        bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     // The command may exit before reading its input (a usage error).
     let _ = child.stdin.take().unwrap().write_all(stdin);
     child.wait_with_output().unwrap()
@@ -35,9 +36,15 @@ fn jcs_and_hash() {
     assert_eq!(out.stdout, "{\"a\":[\"é\",1e+21],\"b\":1.5}".as_bytes());
     let out = run(&["hash"], b"{}");
     // SHA-256 of the two bytes "{}".
-    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
+    );
     let out = run(&["hash", "--hex"], b"{}");
-    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
+    );
 }
 
 #[test]
@@ -109,7 +116,8 @@ fn keygen_sign_verify_round_trip() {
 
 /// Writes (keys, transcript) of the conformance vector to temporary files, after `edit`.
 fn chain_files(tag: &str, edit: impl FnOnce(&mut Vec<String>)) -> (PathBuf, PathBuf) {
-    let v = std::fs::read_to_string(repo().join("conformance/vectors/positive/pos-synthetic-message-chain.json")).unwrap();
+    let v =
+        std::fs::read_to_string(repo().join("conformance/vectors/positive/pos-synthetic-message-chain.json")).unwrap();
     // Split the messages array textually, using the core to find each message's bytes.
     let mut nodes = vec![concordia_core::json::Node::EMPTY; v.len()];
     let doc = concordia_core::json::parse(v.as_bytes(), &mut nodes).unwrap();
@@ -146,7 +154,9 @@ fn conformance_message_chain_verifies_and_tampering_is_rejected() {
     let (k, t) = chain_files("ok", |_| {});
     let out = chain_verify(&k, &t);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8(out.stdout).unwrap().contains("3 messages, head sha256:88f4a3c55430d9a3182400382f8022266a71ffbfd34d156ca3592478b20557d9"));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("3 messages, head sha256:88f4a3c55430d9a3182400382f8022266a71ffbfd34d156ca3592478b20557d9"));
     let _ = vector;
 
     // One byte of a body changed.
@@ -172,7 +182,8 @@ fn conformance_message_chain_verifies_and_tampering_is_rejected() {
     let (k, t) = chain_files("obj", |_| {});
     let arr = std::fs::read_to_string(&t).unwrap();
     std::fs::write(&t, format!("{{\"messages\": {arr}}}")).unwrap();
-    let out = bin().args(["chain", "verify", "--json", "--keys", k.to_str().unwrap(), t.to_str().unwrap()]).output().unwrap();
+    let out =
+        bin().args(["chain", "verify", "--json", "--keys", k.to_str().unwrap(), t.to_str().unwrap()]).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8(out.stdout).unwrap().starts_with("{\"head\":\"sha256:88f4a3c5"));
 }

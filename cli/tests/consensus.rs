@@ -111,7 +111,8 @@ fn invitation_summary_never_contains_secrets() {
     let o = run(&["consensus", "invitation", &file("none.txt", b"no block here")]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(invitation_exit("no block here", concordia_core::consensus::DEFAULT_ORIGIN), 1);
-    let staging = email(&format!("https://staging.example/i/{ID}#secret={SECRET}")).replace("consensus.md/api", "staging.example/api");
+    let staging = email(&format!("https://staging.example/i/{ID}#secret={SECRET}"))
+        .replace("consensus.md/api", "staging.example/api");
     let f = file("staging.txt", staging.as_bytes());
     assert_eq!(run(&["consensus", "invitation", &f]).status.code(), Some(1));
     assert_eq!(run(&["consensus", "invitation", &f, "--origin", "https://staging.example"]).status.code(), Some(0));
@@ -129,7 +130,18 @@ fn command_prints_wire_body_and_key() {
     // The sha256: prefix normalizes to the same command and key.
     let o2 = run(&["consensus", "command", "--action", "agree", "--revision", "1", "--digest", &format!("sha256:{d}")]);
     assert_eq!(stdout(&o2), out);
-    let o = run(&["consensus", "command", "--action", "question", "--revision", "1", "--digest", &d, "--body", "Why \"Friday\"?"]);
+    let o = run(&[
+        "consensus",
+        "command",
+        "--action",
+        "question",
+        "--revision",
+        "1",
+        "--digest",
+        &d,
+        "--body",
+        "Why \"Friday\"?",
+    ]);
     assert!(stdout(&o).contains(r#""body":"Why \"Friday\"?""#));
     let refused = [
         vec!["--action", "agree", "--revision", "1", "--digest", &d, "--body", "yes"],
@@ -164,7 +176,9 @@ fn room(d: &str, events: &str) -> String {
 
 fn ev(p: &str, action: &str, body: &str, digest: &str, at_min: u32, key: Option<&str>) -> String {
     let key = key.map(|k| format!(r#", "idempotency_key": "{k}""#)).unwrap_or_default();
-    format!(r#"{{"participant": "{p}", "action": "{action}", "body": "{body}", "revision": 1, "digest": "{digest}", "at": "2026-09-06T12:{at_min:02}:00Z"{key}}}"#)
+    format!(
+        r#"{{"participant": "{p}", "action": "{action}", "body": "{body}", "revision": 1, "digest": "{digest}", "at": "2026-09-06T12:{at_min:02}:00Z"{key}}}"#
+    )
 }
 
 #[test]
@@ -202,10 +216,15 @@ fn outcome_runs_events_through_the_room() {
     // Past the deadline the silent participant makes it expired.
     let o = run(&["consensus", "outcome", &f, "--now", "2026-09-10T00:00:00Z"]);
     assert_eq!(stdout(&o).trim(), "expired");
-    let all = [ev("p1", "agree", "", &d, 0, None), ev("p2", "agree", "", &d, 1, None), ev("p3", "agree", "", &d, 2, None)];
+    let all =
+        [ev("p1", "agree", "", &d, 0, None), ev("p2", "agree", "", &d, 1, None), ev("p3", "agree", "", &d, 2, None)];
     let o = run(&["consensus", "outcome", &file("room2.json", room(&d, &all.join(",")).as_bytes()), "--now", now]);
     assert_eq!(stdout(&o).trim(), "reached");
-    let dis = [ev("p1", "agree", "", &d, 0, None), ev("p2", "abstain", "", &d, 1, None), ev("p3", "disagree", "", &d, 2, None)];
+    let dis = [
+        ev("p1", "agree", "", &d, 0, None),
+        ev("p2", "abstain", "", &d, 1, None),
+        ev("p3", "disagree", "", &d, 2, None),
+    ];
     let o = run(&["consensus", "outcome", &file("room3.json", room(&d, &dis.join(",")).as_bytes()), "--now", now]);
     assert_eq!(stdout(&o).trim(), "no_consensus");
     assert_eq!(stderr(&o).trim(), "event 2: 409 closed");
@@ -231,14 +250,43 @@ fn verify_artifact_headers() {
     let o = run(&["consensus", "verify-artifact", &f, "--content-digest", field, "--sha256", &hex]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o).trim(), format!("ok {hex}"));
-    let both = format!("sha-512=:YMAam51Jz/jOATT6/zvHrLVgOYTGFy1d6GJiOHTohq4yP+pgk4vf2aCsyRZOtw8MjkM7iw7yZ/WkppmM44T3qg==:, {field}");
-    assert_eq!(run(&["consensus", "verify-artifact", &f, "--content-digest", &both, "--sha256", &hex]).status.code(), Some(0));
+    let both = format!(
+        "sha-512=:YMAam51Jz/jOATT6/zvHrLVgOYTGFy1d6GJiOHTohq4yP+pgk4vf2aCsyRZOtw8MjkM7iw7yZ/WkppmM44T3qg==:, {field}"
+    );
+    assert_eq!(
+        run(&["consensus", "verify-artifact", &f, "--content-digest", &both, "--sha256", &hex]).status.code(),
+        Some(0)
+    );
     let wrong = sha256_hex(b"other");
-    assert_eq!(run(&["consensus", "verify-artifact", &f, "--content-digest", field, "--sha256", &wrong]).status.code(), Some(1));
-    assert_eq!(run(&["consensus", "verify-artifact", &f, "--content-digest", field, "--sha256", &hex, "--outcome", "disagreed"]).status.code(), Some(1));
+    assert_eq!(
+        run(&["consensus", "verify-artifact", &f, "--content-digest", field, "--sha256", &wrong]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        run(&[
+            "consensus",
+            "verify-artifact",
+            &f,
+            "--content-digest",
+            field,
+            "--sha256",
+            &hex,
+            "--outcome",
+            "disagreed"
+        ])
+        .status
+        .code(),
+        Some(1)
+    );
     let tampered = file("tampered.md", b"{\"hello\": \"world\"}");
-    assert_eq!(run(&["consensus", "verify-artifact", &tampered, "--content-digest", field, "--sha256", &hex]).status.code(), Some(1));
-    assert_eq!(run(&["consensus", "verify-artifact", &f, "--content-digest", "sha-256=RK", "--sha256", &hex]).status.code(), Some(2));
+    assert_eq!(
+        run(&["consensus", "verify-artifact", &tampered, "--content-digest", field, "--sha256", &hex]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        run(&["consensus", "verify-artifact", &f, "--content-digest", "sha-256=RK", "--sha256", &hex]).status.code(),
+        Some(2)
+    );
     assert_eq!(run(&["consensus", "verify-artifact", &f, "--sha256", &hex]).status.code(), Some(2));
     assert_eq!(run(&["consensus", "frobnicate"]).status.code(), Some(2));
     let o = run(&["consensus", "--help"]);

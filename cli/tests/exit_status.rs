@@ -62,24 +62,8 @@ fn path(name: &str) -> String {
 /// The demo's transcript, keys and attestation, written once into the test directory.
 fn demo_files() -> (String, String, String) {
     let out = dir().join("demo");
-    let o = run(
-        &args(&[
-            "demo",
-            "--seed",
-            SEED,
-            "--now",
-            NOW,
-            "--out",
-            out.to_str().unwrap(),
-        ]),
-        b"",
-    );
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let o = run(&args(&["demo", "--seed", SEED, "--now", NOW, "--out", out.to_str().unwrap()]), b"");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let p = |n: &str| out.join(n).to_str().unwrap().to_string();
     (p("transcript.json"), p("keys.json"), p("attestation.json"))
 }
@@ -113,21 +97,11 @@ struct Case {
 }
 
 fn case(name: &'static str, a: &[&str], want: i32) -> Case {
-    Case {
-        name,
-        args: args(a),
-        stdin: Vec::new(),
-        want,
-    }
+    Case { name, args: args(a), stdin: Vec::new(), want }
 }
 
 fn case_in(name: &'static str, a: &[&str], stdin: &[u8], want: i32) -> Case {
-    Case {
-        name,
-        args: args(a),
-        stdin: stdin.to_vec(),
-        want,
-    }
+    Case { name, args: args(a), stdin: stdin.to_vec(), want }
 }
 
 #[test]
@@ -139,11 +113,7 @@ fn every_subcommand_fails_with_one_line_and_the_status_of_its_class() {
     // A key pair and a signed object.
     let kp = KeyPair::from_seed(&[1; 32]);
     let pk = kp.public_key().to_b64url().as_str().to_string();
-    let other = KeyPair::from_seed(&[2; 32])
-        .public_key()
-        .to_b64url()
-        .as_str()
-        .to_string();
+    let other = KeyPair::from_seed(&[2; 32]).public_key().to_b64url().as_str().to_string();
     let o = run(&args(&["keygen", "--seed", SEED]), b"");
     let keyfile = file("key.json", &o.stdout);
     let o = run(&args(&["sign", "--key", &keyfile]), br#"{"a":1}"#);
@@ -152,24 +122,20 @@ fn every_subcommand_fails_with_one_line_and_the_status_of_its_class() {
     let text = String::from_utf8(signed.clone()).unwrap();
     // The signature with one character changed in its middle still decodes to 64 bytes.
     let sig_at = text.find("\"signature\":\"").unwrap() + 13 + 20;
-    let flipped = if &text[sig_at..=sig_at] == "A" {
-        "B"
-    } else {
-        "A"
-    };
+    let flipped = if &text[sig_at..=sig_at] == "A" { "B" } else { "A" };
     let bad_sig = format!("{}{flipped}{}", &text[..sig_at], &text[sig_at + 1..]);
     let undecodable = r#"{"a":1,"signature":"!!not base64!!"}"#;
 
     // A transcript with a broken chain link (message 1 dropped), an empty one, and one
     // message under a key that is not the sender's.
-    let broken = file(
-        "broken.json",
-        format!("[{}]", [&msgs[..1], &msgs[2..]].concat().join(",")).as_bytes(),
-    );
+    let broken = file("broken.json", format!("[{}]", [&msgs[..1], &msgs[2..]].concat().join(",")).as_bytes());
     let empty = file("empty.json", b"[]");
     let wrong_keys = file(
         "wrong-keys.json",
-        format!("{{\"did:concordia:agent:camera-seller\":\"{other}\",\"did:concordia:agent:camera-buyer\":\"{other}\"}}").as_bytes(),
+        format!(
+            "{{\"did:concordia:agent:camera-seller\":\"{other}\",\"did:concordia:agent:camera-buyer\":\"{other}\"}}"
+        )
+        .as_bytes(),
     );
     let junk = file("junk.json", b"{\"a\": [1, 2");
     let dup = file("dup.json", b"{\"a\": 1, \"a\": 2}");
@@ -179,10 +145,7 @@ fn every_subcommand_fails_with_one_line_and_the_status_of_its_class() {
     // An attestation with a signed field changed, and one that is not an attestation.
     let forged = file(
         "forged.json",
-        std::fs::read_to_string(&attestation)
-            .unwrap()
-            .replace("electronics.cameras", "electronics.lenses")
-            .as_bytes(),
+        std::fs::read_to_string(&attestation).unwrap().replace("electronics.cameras", "electronics.lenses").as_bytes(),
     );
     let not_att = file("not-att.json", b"{}");
 
@@ -192,39 +155,23 @@ fn every_subcommand_fails_with_one_line_and_the_status_of_its_class() {
         br#"{"session_id":"ses_other","created_at":"2026-01-02T03:04:05Z","parties":[{"agent_id":"did:concordia:agent:camera-seller","role":"initiator"},{"agent_id":"did:concordia:agent:camera-buyer","role":"responder"}]}"#,
     );
     let spec_no_id = file("spec-no-id.json", br#"{"parties":[]}"#);
-    let spec_role = file(
-        "spec-role.json",
-        br#"{"session_id":"s","parties":[{"agent_id":"a","role":"king"}]}"#,
-    );
+    let spec_role = file("spec-role.json", br#"{"session_id":"s","parties":[{"agent_id":"a","role":"king"}]}"#);
 
     // Consensus.
-    let d = concordia_core::digest::sha256(b"rev")
-        .to_hex()
-        .as_str()
-        .to_string();
+    let d = concordia_core::digest::sha256(b"rev").to_hex().as_str().to_string();
     let room = format!(
         r#"{{"revision": 1, "digest": "{d}", "deadline": "2026-09-10T00:00:00Z", "roster": [{{"id": "p1", "kind": "robot"}}, {{"id": "p2", "kind": "agent"}}], "events": []}}"#
     );
     let room_bad = file("room-robot.json", room.as_bytes());
     let md = file("CONSENSUS.md", b"{\"hello\": \"world\"}\n");
     let md_field = "sha-256=:RK/0qy18MlBSVnWgjwz6lZEWjP/lF5HF9bvEF8FabDg=:";
-    let md_hex = concordia_core::digest::sha256(b"{\"hello\": \"world\"}\n")
-        .to_hex()
-        .as_str()
-        .to_string();
+    let md_hex = concordia_core::digest::sha256(b"{\"hello\": \"world\"}\n").to_hex().as_str().to_string();
     let no_block = file("no-block.txt", b"Hello, no invitation here.\n");
 
     // AIP.
     let o = run(&args(&["aip", "keygen"]), b"");
     let key_json = String::from_utf8(o.stdout).unwrap();
-    let did_key = key_json
-        .split("\"did_key\":\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap()
-        .to_string();
+    let did_key = key_json.split("\"did_key\":\"").nth(1).unwrap().split('"').next().unwrap().to_string();
     let issuer = file("issuer.key.json", key_json.as_bytes());
     let cred = file(
         "cred.json",
@@ -233,41 +180,15 @@ fn every_subcommand_fails_with_one_line_and_the_status_of_its_class() {
         )
         .as_bytes(),
     );
-    let o = run(
-        &args(&[
-            "aip",
-            "vc",
-            "issue",
-            "--key",
-            &issuer,
-            "--created",
-            "2026-05-10T14:25:00Z",
-            &cred,
-        ]),
-        b"",
-    );
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let vc_tampered = file(
-        "vc.json",
-        String::from_utf8(o.stdout)
-            .unwrap()
-            .replace("Etazhi LLC", "Etazhi LLD")
-            .as_bytes(),
-    );
-    let ranks_bad = file(
-        "ranks.json",
-        br#"[{"id":"a","semantic_rank":0,"trust_score":0.5}]"#,
-    );
+    let o = run(&args(&["aip", "vc", "issue", "--key", &issuer, "--created", "2026-05-10T14:25:00Z", &cred]), b"");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let vc_tampered =
+        file("vc.json", String::from_utf8(o.stdout).unwrap().replace("Etazhi LLC", "Etazhi LLD").as_bytes());
+    let ranks_bad = file("ranks.json", br#"[{"id":"a","semantic_rank":0,"trust_score":0.5}]"#);
 
     // Cases whose class is the core's to decide: the status follows the class it gives.
     let undecodable_want = exit_for(verify_error(undecodable.as_bytes(), &kp.public_key()));
-    let handle_want =
-        exit_for(concordia_core::aip::handle::parse_any("no handle here").unwrap_err());
+    let handle_want = exit_for(concordia_core::aip::handle::parse_any("no handle here").unwrap_err());
 
     let k = keys.as_str();
     #[rustfmt::skip]
@@ -369,28 +290,12 @@ fn every_subcommand_fails_with_one_line_and_the_status_of_its_class() {
     for c in &cases {
         let o = run(&c.args, &c.stdin);
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
-        let one_line =
-            err.ends_with('\n') && err.lines().count() == 1 && err.starts_with("concordia: ");
-        if o.status.code() != Some(c.want)
-            || !one_line
-            || err.contains("panicked")
-            || err.contains("internal error")
-        {
-            bad.push(format!(
-                "{}: exit {:?}, want {}; stderr {err:?}",
-                c.name,
-                o.status.code(),
-                c.want
-            ));
+        let one_line = err.ends_with('\n') && err.lines().count() == 1 && err.starts_with("concordia: ");
+        if o.status.code() != Some(c.want) || !one_line || err.contains("panicked") || err.contains("internal error") {
+            bad.push(format!("{}: exit {:?}, want {}; stderr {err:?}", c.name, o.status.code(), c.want));
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} of {} cases:\n{}",
-        bad.len(),
-        cases.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} of {} cases:\n{}", bad.len(), cases.len(), bad.join("\n"));
 }
 
 /// A core error about the input exits by its class: the fixed cases above whose class is
@@ -400,10 +305,7 @@ fn fixed_cases_agree_with_the_cores_classes() {
     let kp = KeyPair::from_seed(&[1; 32]);
     let mut nodes = Nodes::new();
     // Malformed JSON is input (2).
-    assert_eq!(
-        exit_for(nodes.parse(b"{\"a\": 1, \"a\": 2}").unwrap_err()),
-        2
-    );
+    assert_eq!(exit_for(nodes.parse(b"{\"a\": 1, \"a\": 2}").unwrap_err()), 2);
     // A signature that decodes but does not verify is a signature failure (1).
     let mut out = vec![0u8; 256];
     let doc = nodes.parse(br#"{"a":1}"#).unwrap();
@@ -415,12 +317,6 @@ fn fixed_cases_agree_with_the_cores_classes() {
     assert_eq!(exit_for(verify_error(br#"{"a":1}"#, &kp.public_key())), 1);
     // A malformed command digest is input (2); a body on a terminal action is schema (1).
     use concordia_core::consensus::command::{Action, Command};
-    assert_eq!(
-        exit_for(Command::new(Action::Agree, "", 1, "abc").unwrap_err()),
-        2
-    );
-    assert_eq!(
-        exit_for(Command::new(Action::Agree, "yes", 1, &"0".repeat(64)).unwrap_err()),
-        1
-    );
+    assert_eq!(exit_for(Command::new(Action::Agree, "", 1, "abc").unwrap_err()), 2);
+    assert_eq!(exit_for(Command::new(Action::Agree, "yes", 1, &"0".repeat(64)).unwrap_err()), 1);
 }

@@ -119,10 +119,19 @@ fn every_consensus_and_aip_subcommand_has_its_own_help() {
 
 #[test]
 fn errors_name_the_allowed_values() {
-    let e = one_line_error(&["consensus", "command", "--action", "approve", "--revision", "1", "--digest", &"a".repeat(64)], 2);
-    assert!(e.contains("unknown action `approve` (allowed: comment, question, change_request, agree, disagree, abstain)"), "{e}");
+    let e = one_line_error(
+        &["consensus", "command", "--action", "approve", "--revision", "1", "--digest", &"a".repeat(64)],
+        2,
+    );
+    assert!(
+        e.contains("unknown action `approve` (allowed: comment, question, change_request, agree, disagree, abstain)"),
+        "{e}"
+    );
     let e = one_line_error(&["consensus"], 2);
-    assert!(e.contains("expected one of digest, markdown-digest, invitation, command, outcome, verify-artifact"), "{e}");
+    assert!(
+        e.contains("expected one of digest, markdown-digest, invitation, command, outcome, verify-artifact"),
+        "{e}"
+    );
     let e = one_line_error(&["consensus", "tally"], 2);
     assert!(e.contains("unknown subcommand `tally`, expected one of digest"), "{e}");
     let e = one_line_error(&["aip"], 2);
@@ -131,7 +140,17 @@ fn errors_name_the_allowed_values() {
     assert!(e.contains("expected one of issue, verify"), "{e}");
     let art = examples().join("consensus/CONSENSUS.md");
     let e = one_line_error(
-        &["consensus", "verify-artifact", art.to_str().unwrap(), "--content-digest", "x", "--sha256", "x", "--outcome", "done"],
+        &[
+            "consensus",
+            "verify-artifact",
+            art.to_str().unwrap(),
+            "--content-digest",
+            "x",
+            "--sha256",
+            "x",
+            "--outcome",
+            "done",
+        ],
         2,
     );
     assert!(e.contains("(allowed: pending, reached, disagreed, no_consensus, expired)"), "{e}");
@@ -140,7 +159,8 @@ fn errors_name_the_allowed_values() {
     // (exit 1, by its class) with the kinds it allows.
     let dir = std::env::temp_dir().join(format!("concordia-newcomer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let room = std::fs::read_to_string(examples().join("consensus/room.json")).unwrap().replacen("\"agent\"", "\"robot\"", 1);
+    let room =
+        std::fs::read_to_string(examples().join("consensus/room.json")).unwrap().replacen("\"agent\"", "\"robot\"", 1);
     let p = dir.join("room.json");
     std::fs::write(&p, room).unwrap();
     let e = one_line_error(&["consensus", "outcome", p.to_str().unwrap(), "--now", "2026-09-07T00:00:00Z"], 1);
@@ -149,7 +169,10 @@ fn errors_name_the_allowed_values() {
     let p = dir.join("email.txt");
     std::fs::write(&p, "Hello,\n{}\n").unwrap();
     let e = one_line_error(&["consensus", "invitation", p.to_str().unwrap()], 1);
-    assert!(e.contains("---BEGIN CONSENSUS INVITATION V1---") && e.contains("---END CONSENSUS INVITATION V1---"), "{e}");
+    assert!(
+        e.contains("---BEGIN CONSENSUS INVITATION V1---") && e.contains("---END CONSENSUS INVITATION V1---"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -191,14 +214,18 @@ fn the_shipped_examples_are_what_the_cli_makes() {
     let seed = String::from_utf8(key.clone()).unwrap();
     let seed = seed.split("\"ed25519_seed_hex\":\"").nth(1).unwrap().get(..64).unwrap().to_string();
     let tmp = std::env::temp_dir().join(format!("concordia-newcomer-doc-{}.json", std::process::id()));
-    let o = run(&["aip", "keygen", "--did", "did:aip:aigentix.org:alice", "--doc", tmp.to_str().unwrap(), "--seed", &seed]);
+    let o =
+        run(&["aip", "keygen", "--did", "did:aip:aigentix.org:alice", "--doc", tmp.to_str().unwrap(), "--seed", &seed]);
     assert_eq!(o.stdout, key);
     assert_eq!(std::fs::read(&tmp).unwrap(), std::fs::read(dir.join("alice.doc.json")).unwrap());
     // The Consensus artifact matches its two response headers.
     let c = examples().join("consensus");
     let headers = std::fs::read_to_string(c.join("CONSENSUS.md.headers")).unwrap();
     let field = |name: &str| {
-        headers.lines().find_map(|l| l.strip_prefix(name).map(|v| v.trim().to_string())).unwrap_or_else(|| panic!("{name} in {headers}"))
+        headers
+            .lines()
+            .find_map(|l| l.strip_prefix(name).map(|v| v.trim().to_string()))
+            .unwrap_or_else(|| panic!("{name} in {headers}"))
     };
     let o = run(&[
         "consensus",

@@ -73,7 +73,9 @@ fn nested(depth: usize) -> Vec<u8> {
 #[test]
 fn a_file_name_that_is_not_utf8_is_a_usage_error() {
     let name = OsStr::from_bytes(b"/tmp/in\xffput\n.json");
-    for args in [&["jcs"][..], &["hash", "--hex"], &["verify", "--public-key", "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo="]] {
+    for args in
+        [&["jcs"][..], &["hash", "--hex"], &["verify", "--public-key", "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo="]]
+    {
         let o = bin().args(args).arg(name).stdin(Stdio::null()).output().unwrap();
         assert_one_line_error(&o, 2, &format!("{args:?}"));
         let err = stderr(&o);
@@ -120,7 +122,8 @@ fn stdout_on_a_full_disk_is_one_line_and_exit_2() {
 
 /// Spawns `args` with piped stdout, reads `keep` bytes, closes the pipe and waits.
 fn close_early(args: &[&str], keep: usize) -> Output {
-    let mut child = bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child =
+        bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut reader = child.stdout.take().unwrap();
     let mut head = vec![0u8; keep];
     reader.read_exact(&mut head).unwrap();
@@ -198,7 +201,8 @@ fn a_failing_stderr_does_not_panic() {
 
 /// Runs `args` with `input` on stdin.
 fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child =
+        bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let _ = child.stdin.take().unwrap().write_all(input);
     child.wait_with_output().unwrap()
 }

@@ -177,7 +177,8 @@ fn error_paths_with_small_inputs() {
 fn transcript(count: usize, pad: usize) -> (Vec<u8>, Vec<u8>) {
     let seller = KeyPair::from_seed(&[7u8; 32]);
     let buyer = KeyPair::from_seed(&[9u8; 32]);
-    let body_text = format!("{{\"terms\":{{\"price\":{{\"value\":2050,\"currency\":\"USD\"}},\"note\":\"{}\"}}}}", "x".repeat(pad));
+    let body_text =
+        format!("{{\"terms\":{{\"price\":{{\"value\":2050,\"currency\":\"USD\"}},\"note\":\"{}\"}}}}", "x".repeat(pad));
     let mut body_nodes = [Node::EMPTY; 16];
     let body = json::parse(body_text.as_bytes(), &mut body_nodes).unwrap();
     let mut out = b"[".to_vec();
@@ -230,10 +231,13 @@ fn chain_verify_streams_a_transcript_far_larger_than_its_address_space() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: 4000 messages, head sha256:"));
     // The same transcript as JSON Lines, and from stdin.
-    let lines: Vec<u8> = text[1..text.len() - 1].split(|&b| b == b'\n').flat_map(|l| {
-        let l = l.strip_suffix(b",").unwrap_or(l);
-        l.iter().copied().chain([b'\n'])
-    }).collect();
+    let lines: Vec<u8> = text[1..text.len() - 1]
+        .split(|&b| b == b'\n')
+        .flat_map(|l| {
+            let l = l.strip_suffix(b",").unwrap_or(l);
+            l.iter().copied().chain([b'\n'])
+        })
+        .collect();
     let l = file("big-transcript.jsonl", &lines);
     let out = run_limited(limit_kib, &["chain", "verify", "--lines", "--keys", k, l.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
