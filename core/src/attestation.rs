@@ -203,7 +203,7 @@ pub fn generate_with<const P: usize, const T: usize, S: Signer + ?Sized>(
         let sig = match signer.key_pair(party.agent_id()) {
             Some(kp) => {
                 let n = fill(out, |s| write_party(party, None, s))?;
-                Some(kp.sign(out.get(..n).unwrap_or(&[])))
+                Some(kp.sign(out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?))
             }
             None => None,
         };
@@ -212,9 +212,10 @@ pub fn generate_with<const P: usize, const T: usize, S: Signer + ?Sized>(
     // Pass 2: countersignatures over the record with every signature stripped and no
     // countersignature map.
     let n = fill(out, |s| doc.write(&Signatures::Stripped, s))?;
+    let stripped = out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?;
     let mut counter: Vec<Option<Signature>, P> = Vec::new();
     for party in session.parties() {
-        let c = signer.key_pair(party.agent_id()).map(|kp| kp.sign(out.get(..n).unwrap_or(&[])));
+        let c = signer.key_pair(party.agent_id()).map(|kp| kp.sign(stripped));
         counter.push(c).map_err(|_| Error::InvalidArgument("parties"))?;
     }
     // Pass 3: the attestation.
