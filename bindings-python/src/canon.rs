@@ -245,7 +245,7 @@ pub fn write<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, out: &mut V
 /// The canonical JSON of `obj` under `rule` as a new buffer.
 ///
 /// # Errors
-/// As [`write`].
+/// As [`write()`].
 pub fn to_vec<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P) -> PyResult<Vec<u8>> {
     let mut out = Vec::with_capacity(256);
     write(obj, rule, &mut out)?;
