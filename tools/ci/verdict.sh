@@ -17,32 +17,8 @@
 # Idempotent; runs as root on a fresh Debian machine (CI=true, no stdin); no network
 # beyond what pip and cargo need on a cold machine.
 set -euo pipefail
-
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$root"
-started=$SECONDS
-export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PYTHONDONTWRITEBYTECODE=1
-
-step() {
-    echo "==> $*"
-    "$@"
-}
-
-python="${PYTHON:-python3}"
-if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
-    echo "==> python3 venv/ensurepip missing: installing python3-venv"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq python3-venv python3-pip
-fi
-
-# Build tools in the repository .venv (tools/setup-venv.sh), maturin pinned (as python.sh).
-step tools/setup-venv.sh
-build_req=bindings-python/tests/requirements-build.txt
-if ! cmp -s "$build_req" .venv/.concordia-rs-build.installed 2>/dev/null; then
-    step .venv/bin/python -m pip install --quiet --requirement "$build_req"
-    cp "$build_req" .venv/.concordia-rs-build.installed
-fi
+# shellcheck source=tools/ci/python-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/python-env.sh"
 
 # The native surfaces, one build at a time.
 step cargo build --locked --release -p concordia-cli

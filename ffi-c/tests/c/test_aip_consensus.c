@@ -13,56 +13,8 @@
 
 #include "concordia.h"
 
-static int passed;
-static int failed;
+#include "harness.h"
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (cond) {                                                                 \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);         \
-        }                                                                           \
-    } while (0)
-
-#define EXPECT(call, code)                                                          \
-    do {                                                                            \
-        concordia_result r_ = (call);                                               \
-        if (r_ == (concordia_result)(code)) {                                       \
-            passed++;                                                               \
-        } else {                                                                    \
-            failed++;                                                               \
-            fprintf(stderr, "FAIL %s:%d: %s -> %u, expected %u (%s)\n", __FILE__,   \
-                    __LINE__, #call, (unsigned)r_, (unsigned)(code), last_detail()); \
-        }                                                                           \
-    } while (0)
-
-static char detail[256];
-
-static const char *last_detail(void) {
-    size_t n = 0;
-    if (concordia_last_error_message((uint8_t *)detail, sizeof detail - 1, &n) != CONCORDIA_OK) {
-        n = 0;
-    }
-    detail[n] = '\0';
-    return detail;
-}
-
-static concordia_str S(const char *s) {
-    concordia_str r;
-    r.ptr = (const uint8_t *)s;
-    r.len = strlen(s);
-    return r;
-}
-
-static const concordia_str NONE = {NULL, 0};
-
-#define U(s) ((const uint8_t *)(s))
-
-static int eq(const uint8_t *buf, size_t len, const char *text) {
-    return len == strlen(text) && memcmp(buf, text, len) == 0;
-}
 
 /* The text of a span of an input. */
 static int span_eq(const char *input, concordia_span s, const char *text) {
