@@ -36,7 +36,7 @@ fn slots<T: Clone>(n: usize, fill: T) -> PyResult<Box<[T]>> {
 /// `LimitError`) leave the window empty and cold-started (see `cold_start`).
 #[pyclass(module = "concordia_rs")]
 pub struct ReplayWindow {
-    inner: HostReplayWindow,
+    pub(crate) inner: HostReplayWindow,
 }
 
 fn time_or_now(py: Python<'_>, now: Option<f64>) -> PyResult<Timestamp> {

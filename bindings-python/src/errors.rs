@@ -73,6 +73,8 @@ pub enum Exc {
     NotConcluded,
     /// Open `terms` without a length (SchemaError and TypeError, the SDK's `len()`).
     UnsizedTerms,
+    /// An AIP envelope id already opened with the same replay window.
+    Replay,
 }
 
 /// (class, name, bases as other classes or builtins, doc)
@@ -85,7 +87,7 @@ enum Base {
     KeyError,
 }
 
-const TABLE: [(Exc, &str, &[Base], &str); 24] = [
+const TABLE: [(Exc, &str, &[Base], &str); 25] = [
     (Exc::Concordia, "ConcordiaError", &[Base::Exception], "Base class of every concordia_rs error."),
     (Exc::InvalidJson, "InvalidJsonError", &[Base::Exc(Exc::Concordia), Base::ValueError], "Malformed JSON text."),
     (
@@ -165,6 +167,12 @@ const TABLE: [(Exc, &str, &[Base], &str); 24] = [
         "UnsizedTermsError",
         &[Base::Exc(Exc::Schema), Base::TypeError],
         "The session was opened with terms that have no length (the SDK's TypeError).",
+    ),
+    (
+        Exc::Replay,
+        "ReplayError",
+        &[Base::Exc(Exc::Concordia)],
+        "An AIP envelope whose id was already opened with the same ReplayWindow (a duplicate delivery or a replay).",
     ),
 ];
 

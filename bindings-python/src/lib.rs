@@ -26,9 +26,12 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
+pub mod aip;
 pub mod aip_replay;
 pub mod canon;
+pub mod consensus;
 pub mod errors;
+pub mod input;
 pub mod keys;
 
 use concordia_host::{write_vec, KeyMap, Nodes, VecRefSink};
@@ -948,6 +951,8 @@ fn states() -> Vec<&'static str> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     aip_replay::register(m)?;
+    consensus::register(m)?;
+    aip::register(m)?;
     m.add("GENESIS_HASH", genesis())?;
     m.add("PROTOCOL_VERSION", message::PROTOCOL_VERSION)?;
     m.add("ATTESTATION_VERSION", attestation::ATTESTATION_VERSION)?;

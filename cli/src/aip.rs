@@ -5,10 +5,10 @@
 //! core error by its class through [`crate::util::fail`]).
 
 use concordia_core::aip::replay::{self, Verdict};
-use concordia_core::aip::{did, envelope, handle, hpke, trust, vc};
-use concordia_core::sign::KeyPair;
+use concordia_core::aip::{did, envelope, handle, trust, vc};
 use concordia_core::time::Timestamp;
-use concordia_core::{encoding, jcs, Error};
+use concordia_core::{jcs, Error};
+use concordia_host::aip::{default_endpoint, default_type, KeyFile};
 use concordia_host::replay::{Opened, ReplayStore, StoreError};
 
 use crate::keys::{os_seed, parse_seed};
@@ -107,33 +107,14 @@ fn handle_cmd(args: Args) -> CliResult {
     Ok(())
 }
 
-fn hex(bytes: &[u8]) -> String {
-    let mut out = vec![0u8; bytes.len() * 2];
-    let n = encoding::encode_hex(bytes, &mut out).unwrap_or(0);
-    out.truncate(n);
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-struct KeyFile {
-    did: Option<String>,
-    ed: KeyPair,
-    x: Option<hpke::X25519SecretKey>,
-}
-
 fn load_key(path: &str) -> CliResult<KeyFile> {
     let (name, bytes) = read_input(Some(path))?;
     let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
-    let root = doc.root();
-    let text = |k: &str| root.get(k).and_then(|v| v.as_plain_str());
-    let seed = text("ed25519_seed_hex")
-        .or(text("private_key_hex"))
-        .ok_or_else(|| usage(format!("{name}: no ed25519_seed_hex (write key files with `concordia aip keygen`)")))?;
-    let x = match text("x25519_secret_hex") {
-        Some(h) => Some(hpke::X25519SecretKey(parse_seed(h)?)),
-        None => None,
-    };
-    Ok(KeyFile { did: text("did").map(str::to_owned), ed: KeyPair::from_seed(&parse_seed(seed)?), x })
+    KeyFile::from_value(doc.root()).map_err(|e| match e {
+        Error::Schema(d) | Error::Encoding(d) => usage(format!("{name}: {d}")),
+        e => fail(&name, e),
+    })
 }
 
 fn keygen(mut args: Args) -> CliResult {
@@ -146,29 +127,19 @@ fn keygen(mut args: Args) -> CliResult {
     if let Some(d) = &did_text {
         did::parse_did(d).map_err(|e| bad_arg("--did", e))?;
     }
-    let (ed_seed, x_ikm) = match seed {
-        Some(s) => {
-            let mut labelled = b"concordia aip keygen x25519".to_vec();
-            labelled.extend_from_slice(&s);
-            (s, concordia_core::digest::sha256(&labelled).0)
-        }
-        None => (os_seed()?, os_seed()?),
-    };
-    let ed = KeyPair::from_seed(&ed_seed);
-    let (xs, xp) = hpke::derive_keypair(&x_ikm);
-    let ed_mb = did::encode_multikey(ed.public_key().as_bytes(), concordia_core::did_key::ED25519_MULTICODEC);
-    let x_mb = did::encode_multikey(&xp.0, did::X25519_MULTICODEC);
-    let did_member = did_text.as_deref().map(|d| format!("\"did\":{},", json_str(d))).unwrap_or_default();
-    outln!(
-        "{{{did_member}\"did_key\":{},\"ed25519_public_multibase\":\"{ed_mb}\",\"ed25519_seed_hex\":\"{}\",\"x25519_public_multibase\":\"{x_mb}\",\"x25519_secret_hex\":\"{}\"}}",
-        json_str(&concordia_core::did_key::encode(&ed.public_key())),
-        hex(&ed.seed()),
-        hex(&xs.0)
-    )?;
+    let kf = match seed {
+        Some(s) => KeyFile::from_seed(&s, did_text.clone()),
+        None => KeyFile::from_random(&os_seed()?, &os_seed()?, did_text.clone()),
+    }
+    .map_err(|e| bad_arg("--did", e))?;
+    let text = kf.to_json().map_err(|e| fail("keygen", e))?;
+    outln!("{}", String::from_utf8_lossy(&text))?;
+    let ed = kf.ed;
+    let xp = kf.x.as_ref().map(|x| x.public_key()).ok_or_else(|| usage("keygen: no X25519 key"))?;
     if let Some(path) = doc_out {
         let d = did_text.ok_or_else(|| usage("--doc needs --did"))?;
         let subject = did::parse_did(&d).map_err(|e| bad_arg("--did", e))?;
-        let endpoint = endpoint.unwrap_or_else(|| format!("https://hub.{}/relay/{}", subject.domain(), subject.name()));
+        let endpoint = endpoint.unwrap_or_else(|| default_endpoint(&subject));
         let mode = match mode.as_str() {
             "direct" => did::RouteMode::Direct,
             "relay" => did::RouteMode::Relay,
@@ -233,9 +204,7 @@ fn seal(mut args: Args) -> CliResult {
     let mut mnodes = nodes_for(&mbytes)?;
     let msg = parse(&mname, &mbytes, &mut mnodes)?;
     let body = canonical(msg.root())?;
-    let kind = kind
-        .or_else(|| msg.root().get("type").and_then(|v| v.as_plain_str()).map(str::to_owned))
-        .unwrap_or_else(|| "aip.message".into());
+    let kind = kind.unwrap_or_else(|| default_type(msg.root()).to_owned());
     let id = match id {
         Some(i) => i,
         None => uuid_v4()?,

@@ -6,9 +6,9 @@ use concordia_core::consensus::artifact::verify_artifact;
 use concordia_core::consensus::command::{Action, Command};
 use concordia_core::consensus::digest::{markdown_digest, revision_digest};
 use concordia_core::consensus::invitation::{Invitation, Origin};
-use concordia_core::consensus::room::{self, EventRecord, Room, FULL_CAPACITY};
 use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
 use concordia_core::time::parse_datetime;
+use concordia_host::consensus::replay_room;
 
 use crate::outln;
 use crate::util::{
@@ -131,21 +131,11 @@ fn outcome(mut args: Args) -> CliResult {
     let (name, input) = one_file(args)?;
     let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
-    let mut room: Box<Room<FULL_CAPACITY>> = Box::new(room::load(doc.root()).map_err(|e| fail(&name, e))?);
-    for (i, ev) in room::events(doc.root()).map_err(|e| fail(&name, e))?.enumerate() {
-        let rec = match EventRecord::from_value(ev) {
-            Ok(r) => r,
-            Err(e) => {
-                stderr_line(&format!("event {i}: 400 bad_request: {e}"));
-                continue;
-            }
-        };
-        let derived = rec.command.idempotency_key();
-        let key = rec.key.unwrap_or(derived.as_str());
-        if let Err(refusal) = room.apply(rec.participant, &rec.command, key, rec.at) {
-            stderr_line(&format!("event {i}: {refusal}"));
-        }
+    let replay = replay_room(doc.root()).map_err(|e| fail(&name, e))?;
+    for (i, refusal) in &replay.refused {
+        stderr_line(&format!("event {i}: {refusal}"));
     }
+    let room = replay.room;
     let word: Outcome = room.outcome(now);
     outln!("{word}")?;
     Ok(())

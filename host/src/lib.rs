@@ -40,6 +40,8 @@ use concordia_core::sign::PublicKey;
 use concordia_core::sink::{CountSink, Sink};
 use concordia_core::{jcs, Error, Result};
 
+pub mod aip;
+pub mod consensus;
 pub mod read;
 pub mod replay;
 pub mod store;

@@ -27,7 +27,7 @@ step "$python" -m venv --clear "$venv"
 step "$venv/bin/python" -m pip install --quiet --requirement bindings-python/tests/requirements.txt "$wheel"
 
 # The stubs match the native module.
-(cd bindings-python && step "$venv/bin/python" -m mypy.stubtest concordia_rs._native)
+(cd bindings-python && step "$venv/bin/python" -m mypy.stubtest concordia_rs._native concordia_rs.consensus concordia_rs.aip)
 
 # Parity, interop and conformance tests (run from outside the source tree so that the
 # installed wheel is what gets imported).

@@ -7,6 +7,10 @@ Same names and semantics as ``concordia-protocol`` where they overlap::
 ``accelerate()`` swaps the reference SDK's own functions for these, so an application
 written against ``concordia`` gets faster without code changes; ``deaccelerate()`` (or
 leaving the ``with accelerated():`` block) puts the originals back.
+
+``concordia_rs.consensus`` (Consensus venue primitives) and ``concordia_rs.aip`` (AIP
+handles, DID Documents, key files, sealed envelopes, credentials, trust and ranking) offer
+what ``concordia consensus`` and ``concordia aip`` do, on dicts or the same JSON files.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import _native
+from . import aip, consensus  # submodules of the native module: Consensus and AIP
 from ._native import (
     ATTESTATION_VERSION,
     GENESIS_HASH,
@@ -44,6 +49,7 @@ from ._native import (
     NotConcludedError,
     PrivacyError,
     PublicKey,
+    ReplayError,
     ReplayWindow,
     SchemaError,
     Session,
@@ -96,6 +102,7 @@ __all__ = [
     "NotConcludedError",
     "PrivacyError",
     "PublicKey",
+    "ReplayError",
     "ReplayWindow",
     "SchemaError",
     "Session",
@@ -107,10 +114,12 @@ __all__ = [
     "UnverifiableMessageError",
     "accelerate",
     "accelerated",
+    "aip",
     "build_envelope",
     "canonical_json",
     "canonicalize_jcs",
     "compute_hash",
+    "consensus",
     "countersign_attestation",
     "deaccelerate",
     "generate_attestation",
