@@ -134,6 +134,10 @@ rust_tests() {
     step cargo test --locked --workspace
     # `small` (the embedded feature) takes other code paths: merge sort only, one writer.
     step cargo test --locked -p concordia-core --features small
+    # The `serde` feature (canonical JSON, signatures and reading for serde types): its
+    # module's tests (proptest against serde_jcs, serde-json-core and the core's own jcs) and
+    # doc examples.
+    step cargo test --locked -p concordia-core --features serde serde::
 }
 
 build_cli() {

@@ -11,6 +11,8 @@
 //! * [`session`]: the negotiation state machine (SPEC §5); [`offer`]: offers (§6).
 //! * [`profiles`]: the 22 conformance verification profiles; [`schema`]: their JSON
 //!   Schema checks; [`time`]: timestamps as the contract reads them.
+//! * `serde` (feature `serde`): canonical form, digest, signatures and zero-copy reading of
+//!   serde types, with no allocator.
 //!
 //! The crate is `#![no_std]`, never allocates, forbids `unsafe`, reads no clock and no
 //! randomness, and bounds its work on any input.
@@ -52,6 +54,8 @@ pub mod profiles;
 pub mod pyre;
 pub mod record;
 pub mod schema;
+#[cfg(feature = "serde")]
+pub mod serde;
 pub mod session;
 pub mod sign;
 pub mod sink;

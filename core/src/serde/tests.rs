@@ -1,0 +1,632 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::boxed::Box;
+use std::collections::{BTreeMap, HashMap};
+use std::format;
+use std::string::{String, ToString};
+use std::vec;
+use std::vec::Vec;
+
+use ::serde::ser::{SerializeMap, Serializer};
+use ::serde::{Deserialize, Serialize};
+use proptest::prelude::*;
+
+use super::*;
+use crate::error::detail;
+use crate::json;
+
+/// A sink into a `Vec`, for the streaming form.
+struct VecSink(Vec<u8>);
+
+impl Sink for VecSink {
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+fn streamed<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    let mut sink = VecSink(Vec::new());
+    write(value, &Whole, &mut sink)?;
+    Ok(sink.0)
+}
+
+fn buffered<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    let mut out = vec![0u8; 1 << 16];
+    let n = to_canonical_slice(value, &mut out)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// The core's own canonical form of `text`.
+fn core_jcs(text: &[u8]) -> Vec<u8> {
+    let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(text)];
+    let doc = json::parse(text, &mut nodes).unwrap();
+    let mut out = vec![0u8; text.len() * 2 + 16];
+    let n = crate::jcs::write_to_slice(doc.root(), &mut out).unwrap();
+    out.truncate(n);
+    out
+}
+
+/// Both forms agree with serde_jcs, with the core's jcs of serde_json's text, and with
+/// `sha256`; returns the canonical bytes.
+fn check<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    let a = buffered(value).unwrap();
+    let b = streamed(value).unwrap();
+    let oracle = serde_jcs::to_vec(value).unwrap();
+    let core = core_jcs(&serde_json::to_vec(value).unwrap());
+    let show = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
+    assert_eq!(show(&a), show(&oracle), "to_canonical_slice vs serde_jcs");
+    assert_eq!(show(&a), show(&core), "to_canonical_slice vs the core's jcs");
+    assert_eq!(show(&b), show(&a), "write (streamed) vs to_canonical_slice");
+    assert_eq!(sha256(value).unwrap(), crate::digest::sha256(&a));
+    a
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Price {
+    value: f64,
+    currency: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum Kind {
+    Basic,
+    Counter(u32),
+    Range(i64, i64),
+    Bundle { items: Vec<String>, discount: Option<f64> },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Offer {
+    // Declared out of order on purpose.
+    terms: BTreeMap<String, f64>,
+    offer_id: String,
+    price: Price,
+    kind: Kind,
+    counts: Vec<i64>,
+    note: Option<String>,
+    accepted: bool,
+    _private: (),
+    z: u8,
+    a: i32,
+}
+
+fn offer() -> Offer {
+    Offer {
+        terms: [("zürich".to_string(), 1.5), ("\u{1F91D}".to_string(), 0.1), ("\u{FF61}".to_string(), 1e21)]
+            .into_iter()
+            .collect(),
+        offer_id: "o-\"1\"\n".to_string(),
+        price: Price { value: 2200.5, currency: "EUR".to_string() },
+        kind: Kind::Bundle { items: vec!["a".into(), "\u{7f}\u{2028}".into()], discount: Some(0.15) },
+        counts: vec![9_007_199_254_740_991, -9_007_199_254_740_991, 0],
+        note: None,
+        accepted: true,
+        _private: (),
+        z: 255,
+        a: -7,
+    }
+}
+
+#[test]
+fn a_struct_in_canonical_form() {
+    let bytes = check(&offer());
+    assert_eq!(
+        core::str::from_utf8(&bytes).unwrap(),
+        "{\"_private\":null,\"a\":-7,\"accepted\":true,\"counts\":[9007199254740991,-9007199254740991,0],\
+         \"kind\":{\"Bundle\":{\"discount\":0.15,\"items\":[\"a\",\"\u{7f}\u{2028}\"]}},\"note\":null,\
+         \"offer_id\":\"o-\\\"1\\\"\\n\",\"price\":{\"currency\":\"EUR\",\"value\":2200.5},\
+         \"terms\":{\"zürich\":1.5,\"\u{1F91D}\":0.1,\"\u{FF61}\":1e+21},\"z\":255}"
+    );
+}
+
+#[test]
+fn every_enum_form_and_round_trip() {
+    for k in [Kind::Basic, Kind::Counter(3), Kind::Range(-1, 2), Kind::Bundle { items: vec![], discount: None }] {
+        let bytes = check(&k);
+        let mut nodes = [json::Node::EMPTY; 16];
+        let back: Kind = from_slice(&bytes, &mut nodes).unwrap();
+        assert_eq!(back, k);
+    }
+    assert_eq!(buffered(&Kind::Range(1, 2)).unwrap(), br#"{"Range":[1,2]}"#);
+}
+
+#[test]
+fn struct_round_trip_borrows() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Borrowed<'a> {
+        name: &'a str,
+        #[serde(borrow)]
+        tags: Vec<&'a str>,
+        owned: String,
+    }
+    let text = br#"{"name":"plain","tags":["x","y"],"owned":"esc\u00e9\n"}"#;
+    let mut nodes = [json::Node::EMPTY; 16];
+    let v: Borrowed<'_> = from_slice(text, &mut nodes).unwrap();
+    assert_eq!(v, Borrowed { name: "plain", tags: vec!["x", "y"], owned: "esc\u{e9}\n".into() });
+    // The borrowed strings point into the input.
+    let range = text.as_ptr_range();
+    assert!(range.contains(&v.name.as_ptr()));
+    // An escaped string cannot be borrowed (as with serde_json).
+    let mut nodes = [json::Node::EMPTY; 16];
+    let err = from_slice::<Borrowed<'_>>(br#"{"name":"a\n","tags":[],"owned":""}"#, &mut nodes).unwrap_err();
+    assert_eq!(err, Error::Schema("invalid type"));
+    // serde_json agrees that it is an error.
+    assert!(serde_json::from_slice::<Borrowed<'_>>(br#"{"name":"a\n","tags":[],"owned":""}"#).is_err());
+}
+
+#[test]
+fn reading_errors_name_the_field_and_keep_offsets() {
+    let mut nodes = [json::Node::EMPTY; 16];
+    assert_eq!(from_slice::<Price>(br#"{"value": 1}"#, &mut nodes), Err(Error::Schema("currency")));
+    assert_eq!(
+        from_slice::<Price>(br#"{"value": 1, "value": 2, "currency": "x"}"#, &mut nodes),
+        Err(Error::Json { kind: Syntax::DuplicateKey, offset: 13 })
+    );
+    assert_eq!(
+        from_slice::<Price>(br#"{"value": -0.0}"#, &mut nodes),
+        Err(Error::Json { kind: Syntax::NegativeZero, offset: 10 })
+    );
+    assert_eq!(from_slice::<u8>(b"256", &mut nodes), Err(Error::Schema("invalid value")));
+    assert_eq!(from_slice::<u8>(b"1.5", &mut nodes), Err(Error::Schema("invalid type")));
+    assert_eq!(from_slice::<(u8, u8)>(b"[1,2,3]", &mut nodes), Err(Error::Schema("invalid length")));
+    let mut two = [json::Node::EMPTY; 2];
+    assert_eq!(from_slice::<Vec<u8>>(b"[1,2,3]", &mut two), Err(Error::Limit { kind: Limit::Nodes, offset: 3 }));
+}
+
+#[test]
+fn number_policy_is_the_readers() {
+    let unsafe_int = Err(Error::Json { kind: Syntax::UnsafeInteger, offset: 0 });
+    for (value, expected) in [
+        (9_007_199_254_740_991u128, Ok(b"9007199254740991".to_vec())),
+        (9_007_199_254_740_992u128, Ok(b"9007199254740992".to_vec())),
+        (9_007_199_254_740_993u128, unsafe_int.clone()),
+        (100_000_000_000_000_000_000u128, Ok(b"100000000000000000000".to_vec())),
+        (u128::from(u64::MAX), unsafe_int.clone()),
+    ] {
+        assert_eq!(buffered(&value), expected, "{value}");
+        assert_eq!(streamed(&value), expected, "{value}");
+        // The reader's verdict on the same literal.
+        let text = value.to_string();
+        let mut nodes = [json::Node::EMPTY; 2];
+        assert_eq!(json::parse(text.as_bytes(), &mut nodes).is_ok(), expected.is_ok(), "{text}");
+    }
+    assert_eq!(buffered(&-9_007_199_254_740_993i64), unsafe_int);
+    assert_eq!(buffered(&i64::MIN), unsafe_int);
+    assert_eq!(buffered(&f64::NAN), Err(Error::Json { kind: Syntax::InvalidNumber, offset: 0 }));
+    assert_eq!(streamed(&f64::INFINITY), Err(Error::Json { kind: Syntax::NumberOutOfRange, offset: 0 }));
+    assert_eq!(buffered(&[1.0, -0.0]), Err(Error::Json { kind: Syntax::NegativeZero, offset: 0 }));
+    assert_eq!(buffered(&0.1f32).unwrap(), b"0.10000000149011612");
+    assert_eq!(buffered(&1e21).unwrap(), b"1e+21");
+    assert_eq!(buffered(&5e-7).unwrap(), b"5e-7");
+    assert_eq!(buffered(&-3.0).unwrap(), b"-3");
+}
+
+#[test]
+fn bytes_are_padded_base64url() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Blob {
+        #[serde(with = "serde_bytes")]
+        data: Vec<u8>,
+        raw: [u8; 3],
+    }
+    let blob = Blob { data: (0u8..=255).chain(0..48).collect(), raw: [1, 2, 3] };
+    let bytes = buffered(&blob).unwrap();
+    assert_eq!(streamed(&blob).unwrap(), bytes);
+    let mut b64 = vec![0u8; 512];
+    let n = crate::encoding::encode_base64url(&blob.data, &mut b64).unwrap();
+    let expected = format!("{{\"data\":\"{}\",\"raw\":[1,2,3]}}", core::str::from_utf8(&b64[..n]).unwrap());
+    assert_eq!(core::str::from_utf8(&bytes).unwrap(), expected);
+    assert!(expected.ends_with("==\",\"raw\":[1,2,3]}"));
+    let mut nodes = [json::Node::EMPTY; 16];
+    assert_eq!(from_slice::<Blob>(&bytes, &mut nodes).unwrap(), blob);
+    // One spelling: unpadded, standard alphabet, or an array of integers is refused.
+    for other in
+        [r#"{"data":"AAE","raw":[1,2,3]}"#, r#"{"data":"+/8=","raw":[1,2,3]}"#, r#"{"data":[0,1],"raw":[1,2,3]}"#]
+    {
+        assert!(from_slice::<Blob>(other.as_bytes(), &mut nodes).is_err(), "{other}");
+    }
+    let long = serde_bytes::ByteBuf::from(vec![0u8; MAX_BYTES + 1]);
+    let text = buffered(&long).unwrap();
+    let mut nodes = [json::Node::EMPTY; 2];
+    assert_eq!(
+        from_slice::<serde_bytes::ByteBuf>(&text, &mut nodes),
+        Err(Error::Limit { kind: Limit::Capacity, offset: 0 })
+    );
+}
+
+#[test]
+fn map_keys() {
+    let ints: BTreeMap<i64, bool> = [(10, true), (9, false), (-1, true)].into_iter().collect();
+    // "-1" < "10" < "9" as strings.
+    assert_eq!(check(&ints), br#"{"-1":true,"10":true,"9":false}"#);
+    let mut nodes = [json::Node::EMPTY; 16];
+    assert_eq!(from_slice::<BTreeMap<i64, bool>>(&buffered(&ints).unwrap(), &mut nodes).unwrap(), ints);
+    let chars: BTreeMap<char, u8> = [('b', 1), ('a', 2)].into_iter().collect();
+    check(&chars);
+    let bools: BTreeMap<bool, u8> = [(true, 1), (false, 2)].into_iter().collect();
+    check(&bools);
+    let floats: Vec<(f64, u8)> = vec![(1.5, 1)];
+    struct AsMap<'a>(&'a [(f64, u8)]);
+    impl Serialize for AsMap<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+            s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+        }
+    }
+    assert_eq!(buffered(&AsMap(&floats)), Err(Error::Schema("map key must be a string")));
+    assert_eq!(streamed(&AsMap(&floats)), Err(Error::Schema("map key must be a string")));
+}
+
+/// A map that yields the names it is given, in that order, duplicates included.
+struct Pairs<'a>(&'a [(&'a str, i32)]);
+
+impl Serialize for Pairs<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+#[test]
+fn duplicate_names_are_refused() {
+    let dup = Err(Error::Json { kind: Syntax::DuplicateKey, offset: 0 });
+    for pairs in [&[("a", 1), ("a", 2)][..], &[("b", 1), ("a", 2), ("b", 3)], &[("c", 1), ("a", 1), ("b", 1), ("a", 1)]]
+    {
+        assert_eq!(buffered(&Pairs(pairs)), dup, "{pairs:?}");
+        assert_eq!(streamed(&Pairs(pairs)), dup, "{pairs:?}");
+    }
+    assert_eq!(check(&Pairs(&[("b", 1), ("a", 2), ("c", 3)])), br#"{"a":2,"b":1,"c":3}"#);
+}
+
+#[test]
+fn buffer_too_small_says_the_exact_length() {
+    let value = offer();
+    let full = buffered(&value).unwrap();
+    for len in [0, 1, 2, 10, full.len() / 2, full.len() - 1] {
+        let mut out = vec![0u8; len];
+        assert_eq!(to_canonical_slice(&value, &mut out), Err(Error::BufferTooSmall { needed: full.len() }), "{len}");
+    }
+    let mut out = vec![0u8; full.len()];
+    assert_eq!(to_canonical_slice(&value, &mut out), Ok(full.len()));
+    assert_eq!(out, full);
+}
+
+#[test]
+fn limits() {
+    // Depth: 128 nested containers are written, 129 refused, as the reader counts them.
+    fn nested(depth: usize) -> String {
+        format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+    }
+    let mut ok = serde_json::Value::Array(vec![]);
+    for _ in 1..128 {
+        ok = serde_json::Value::Array(vec![ok]);
+    }
+    assert_eq!(buffered(&ok).unwrap(), nested(128).as_bytes());
+    assert_eq!(streamed(&ok).unwrap(), nested(128).as_bytes());
+    let mut nodes = vec![json::Node::EMPTY; 300];
+    assert!(from_slice::<::serde::de::IgnoredAny>(nested(128).as_bytes(), &mut nodes).is_ok());
+    let deep = serde_json::Value::Array(vec![ok]);
+    assert_eq!(buffered(&deep), Err(Error::Limit { kind: Limit::Depth, offset: 0 }));
+    assert_eq!(streamed(&deep), Err(Error::Limit { kind: Limit::Depth, offset: 0 }));
+    let mut nodes = vec![json::Node::EMPTY; 300];
+    assert_eq!(
+        from_slice::<::serde::de::IgnoredAny>(nested(129).as_bytes(), &mut nodes),
+        Err(Error::Limit { kind: Limit::Depth, offset: 128 })
+    );
+
+    // The member table: members open at once.
+    let big: BTreeMap<String, u8> = (0..300).map(|i| (format!("k{i:03}"), 1)).collect();
+    let capacity = Err(Error::Limit { kind: Limit::Capacity, offset: 0 });
+    assert_eq!(buffered(&big), capacity);
+    let mut out = vec![0u8; 8192];
+    let mut table = [0u32; 300];
+    let n = to_canonical_slice_in(&big, &Whole, &mut out, &mut table).unwrap();
+    assert_eq!(&out[..n], &serde_jcs::to_vec(&big).unwrap()[..]);
+    // ... the streaming form has no table and writes it.
+    assert_eq!(streamed(&big).unwrap(), &out[..n]);
+
+    // The streaming form's names: MAX_KEY_BYTES along a path.
+    let long_name: BTreeMap<String, u8> = [("x".repeat(MAX_KEY_BYTES + 1), 1)].into_iter().collect();
+    assert_eq!(streamed(&long_name), capacity);
+    assert!(buffered(&long_name).is_ok());
+}
+
+#[test]
+fn collect_str_is_escaped() {
+    struct Shown;
+    impl core::fmt::Display for Shown {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            write!(f, "a\"b\\c\n{}", 7)
+        }
+    }
+    impl Serialize for Shown {
+        fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+            s.collect_str(self)
+        }
+    }
+    assert_eq!(check(&[Shown]), br#"["a\"b\\c\n7"]"#);
+    let addr: core::net::Ipv4Addr = "10.0.0.1".parse().unwrap();
+    assert_eq!(check(&addr), br#""10.0.0.1""#);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct SignedOffer {
+    price: Price,
+    offer_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: Option<String>,
+}
+
+#[test]
+fn sign_and_verify_match_the_core_message_rule() {
+    let key = crate::sign::KeyPair::from_seed(&[9; 32]);
+    let unsigned =
+        SignedOffer { price: Price { value: 10.5, currency: "USD".into() }, offer_id: "o".into(), signature: None };
+    let mut out = [0u8; 512];
+    let n = sign(&unsigned, &key, &mut out).unwrap();
+
+    // The oracle: the core's sign_object over serde_json's text of the same value.
+    let text = serde_json::to_vec(&unsigned).unwrap();
+    let mut nodes = [json::Node::EMPTY; 32];
+    let doc = json::parse(&text, &mut nodes).unwrap();
+    let mut expected = [0u8; 512];
+    let m = crate::message::sign_object(doc.root(), &key, &mut expected).unwrap();
+    assert_eq!(&out[..n], &expected[..m]);
+
+    // Read back, verify (streamed), and verify with the core's JSON path too.
+    let mut nodes = [json::Node::EMPTY; 32];
+    let signed: SignedOffer = from_slice(&out[..n], &mut nodes).unwrap();
+    verify(&signed, &key.public_key()).unwrap();
+    let mut nodes = [json::Node::EMPTY; 32];
+    let doc = json::parse(&out[..n], &mut nodes).unwrap();
+    crate::message::verify_signed_object(doc.root(), &key.public_key()).unwrap();
+    let sig = signature(&unsigned, &key, &mut [0u8; 256]).unwrap();
+    assert_eq!(Some(sig.to_b64url().as_str()), signed.signature.as_deref());
+    verify_detached(&unsigned, &key.public_key(), &sig).unwrap();
+
+    // Re-signing a signed value replaces its signature with the same one.
+    assert_eq!(sign(&signed, &key, &mut [0u8; 512]), Ok(n));
+
+    // Tampering, another key, a missing or malformed signature.
+    let mut forged = signed.clone();
+    forged.price.value = 10.25;
+    assert_eq!(verify(&forged, &key.public_key()), Err(Error::Signature));
+    let other = crate::sign::KeyPair::from_seed(&[8; 32]);
+    assert_eq!(verify(&signed, &other.public_key()), Err(Error::Signature));
+    assert_eq!(verify(&unsigned, &key.public_key()), Err(Error::Schema(detail::SIGNATURE_MISSING)));
+    let mut bad = signed.clone();
+    bad.signature = bad.signature.map(|s| s.trim_end_matches('=').to_string());
+    assert_eq!(verify(&bad, &key.public_key()), Err(Error::Encoding(detail::SIGNATURE_ENCODING)));
+    #[derive(Serialize)]
+    struct NumberSig {
+        signature: u32,
+    }
+    assert_eq!(
+        verify(&NumberSig { signature: 1 }, &key.public_key()),
+        Err(Error::Schema(detail::SIGNATURE_NOT_STRING))
+    );
+
+    // Sizes: a too-small buffer names the signed form's length; a non-object is refused.
+    assert_eq!(sign(&unsigned, &key, &mut [0u8; 20]), Err(Error::BufferTooSmall { needed: n }));
+    assert_eq!(sign(&[1, 2], &key, &mut [0u8; 200]), Err(Error::Schema("signed value must be an object")));
+    assert_eq!(verify(&[1, 2], &key.public_key()), Err(Error::Schema("signed value must be an object")));
+}
+
+/// serde-json-core writes fields in declaration order and floats in its own form, so it is
+/// an oracle where those coincide with RFC 8785: sorted fields, integers, plain strings.
+#[test]
+fn serde_json_core_agrees_on_its_subset() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Inner<'a> {
+        amount: u32,
+        unit: &'a str,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Telemetry<'a> {
+        // Sorted declaration order: serde-json-core writes fields as declared.
+        #[serde(borrow)]
+        inner: Inner<'a>,
+        n: i64,
+        ok: bool,
+        opt: Option<u16>,
+        seq: [i8; 3],
+    }
+    let t = Telemetry {
+        inner: Inner { amount: 42, unit: "kg" },
+        n: -9_007_199_254_740_991,
+        ok: false,
+        opt: None,
+        seq: [-1, 0, 1],
+    };
+    let mut a = [0u8; 128];
+    let mut b = [0u8; 128];
+    let n = to_canonical_slice(&t, &mut a).unwrap();
+    let m = serde_json_core::to_slice(&t, &mut b).unwrap();
+    assert_eq!(&a[..n], &b[..m]);
+    let mut nodes = [json::Node::EMPTY; 32];
+    let ours: Telemetry<'_> = from_slice(&a[..n], &mut nodes).unwrap();
+    let (theirs, _) = serde_json_core::from_slice::<Telemetry<'_>>(&a[..n]).unwrap();
+    assert_eq!(ours, theirs);
+}
+
+// ---------------------------------------------------------------------------------------
+// Random data models.
+// ---------------------------------------------------------------------------------------
+
+/// A JSON-like tree whose objects serialize as maps in the (random) order given.
+#[derive(Clone, Debug)]
+enum Tree {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Arr(Vec<Tree>),
+    Obj(Vec<(String, Tree)>),
+}
+
+impl Serialize for Tree {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        match self {
+            Tree::Null => s.serialize_unit(),
+            Tree::Bool(b) => s.serialize_bool(*b),
+            Tree::Int(i) => s.serialize_i64(*i),
+            Tree::Float(f) => s.serialize_f64(*f),
+            Tree::Str(t) => s.serialize_str(t),
+            Tree::Arr(a) => s.collect_seq(a),
+            Tree::Obj(o) => {
+                let mut m = s.serialize_map(Some(o.len()))?;
+                for (k, v) in o {
+                    m.serialize_entry(k, v)?;
+                }
+                m.end()
+            }
+        }
+    }
+}
+
+/// Names and strings: ASCII, escapes, non-ASCII, BMP above the surrogates, astral.
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            4 => prop::char::range('a', 'e'),
+            1 => prop::sample::select(vec!['"', '\\', '\n', '\u{1}', '\u{1f}', '\u{7f}', '/', '\t']),
+            1 => prop::sample::select(vec!['é', 'ü', '\u{2028}', '\u{e000}', '\u{ff61}', '\u{fffd}']),
+            1 => prop::sample::select(vec!['\u{10000}', '\u{1F91D}', '\u{1F600}', '\u{10FFFF}']),
+        ],
+        0..6,
+    )
+    .prop_map(|c| c.into_iter().collect())
+}
+
+fn number() -> impl Strategy<Value = Tree> {
+    const SAFE: i64 = 9_007_199_254_740_991;
+    prop_oneof![
+        (-1000i64..1000).prop_map(Tree::Int),
+        (SAFE - 100..=SAFE).prop_map(Tree::Int),
+        (-SAFE..=-SAFE + 100).prop_map(Tree::Int),
+        (-SAFE..=SAFE).prop_map(Tree::Int),
+        prop::num::f64::NORMAL.prop_map(Tree::Float),
+        prop::num::f64::SUBNORMAL.prop_map(Tree::Float),
+        (-1e6f64..1e6).prop_map(Tree::Float),
+        prop::sample::select(vec![0.0, 1e21, 1e-7, 123e-20, 9007199254740992.0, 0.1, 5e-324, f64::MAX])
+            .prop_map(Tree::Float),
+    ]
+    .prop_filter("no negative zero", |t| !matches!(t, Tree::Float(f) if *f == 0.0 && f.is_sign_negative()))
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    let leaf = prop_oneof![Just(Tree::Null), any::<bool>().prop_map(Tree::Bool), number(), text().prop_map(Tree::Str)];
+    leaf.prop_recursive(5, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Tree::Arr),
+            prop::collection::vec((text(), inner), 0..8).prop_map(|members| {
+                // Unique names, in the random order generated.
+                let mut seen = std::collections::HashSet::new();
+                Tree::Obj(members.into_iter().filter(|(k, _)| seen.insert(k.clone())).collect())
+            }),
+        ]
+    })
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Record {
+    zeta: Option<Box<Record>>,
+    name: String,
+    amounts: Vec<f64>,
+    labels: HashMap<String, i64>,
+    ordered: BTreeMap<String, Option<bool>>,
+    kind: Kind,
+    big: i64,
+    tiny: i8,
+    alpha: (u16, String),
+}
+
+fn record() -> impl Strategy<Value = Record> {
+    let kind = prop_oneof![
+        Just(Kind::Basic),
+        any::<u32>().prop_map(Kind::Counter),
+        (-1000i64..1000, -1000i64..1000).prop_map(|(a, b)| Kind::Range(a, b)),
+        (prop::collection::vec(text(), 0..3), prop::option::of(-1e3f64..1e3))
+            .prop_map(|(items, discount)| Kind::Bundle { items, discount }),
+    ];
+    let float = prop_oneof![prop::num::f64::NORMAL, -1e9f64..1e9];
+    let flat = (
+        text(),
+        prop::collection::vec(float, 0..4),
+        prop::collection::hash_map(text(), -9_007_199_254_740_991i64..=9_007_199_254_740_991, 0..5),
+        prop::collection::btree_map(text(), prop::option::of(any::<bool>()), 0..5),
+        kind,
+        prop_oneof![
+            -9_007_199_254_740_991i64..=9_007_199_254_740_991,
+            9_007_199_254_740_900i64..=9_007_199_254_740_991
+        ],
+        any::<i8>(),
+        (any::<u16>(), text()),
+    )
+        .prop_map(|(name, amounts, labels, ordered, kind, big, tiny, alpha)| Record {
+            zeta: None,
+            name,
+            amounts,
+            labels,
+            ordered,
+            kind,
+            big,
+            tiny,
+            alpha,
+        });
+    flat.prop_recursive(3, 8, 1, |inner| {
+        (inner.clone(), inner).prop_map(|(mut outer, nested)| {
+            outer.zeta = Some(Box::new(nested));
+            outer
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_trees_match_serde_jcs_and_the_core(t in tree()) {
+        let bytes = check(&t);
+        // And they read back to the same canonical form.
+        let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(&bytes)];
+        let back: serde_json::Value = from_slice(&bytes, &mut nodes).unwrap();
+        prop_assert_eq!(buffered(&back).unwrap(), bytes);
+    }
+
+    #[test]
+    fn random_records_match_and_round_trip(r in record()) {
+        let bytes = check(&r);
+        let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(&bytes)];
+        let back: Record = from_slice(&bytes, &mut nodes).unwrap();
+        prop_assert_eq!(&back, &r);
+        // serde_json reads the same value from the canonical text.
+        let theirs: Record = serde_json::from_slice(&bytes).unwrap();
+        prop_assert_eq!(theirs, r);
+    }
+
+    #[test]
+    fn signatures_round_trip(r in record(), seed in any::<[u8; 32]>()) {
+        #[derive(Serialize, Deserialize)]
+        struct Signed {
+            record: Record,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            signature: Option<String>,
+        }
+        let key = crate::sign::KeyPair::from_seed(&seed);
+        let unsigned = Signed { record: r, signature: None };
+        let mut out = vec![0u8; 1 << 16];
+        let n = sign(&unsigned, &key, &mut out).unwrap();
+        let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(&out[..n])];
+        let doc = json::parse(&out[..n], &mut nodes).unwrap();
+        crate::message::verify_signed_object(doc.root(), &key.public_key()).unwrap();
+        let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(&out[..n])];
+        let signed: Signed = from_slice(&out[..n], &mut nodes).unwrap();
+        prop_assert_eq!(verify(&signed, &key.public_key()), Ok(()));
+    }
+}
