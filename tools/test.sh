@@ -6,17 +6,18 @@
 #      RFC 8785 files, the reference SDK and V8; interop with the reference SDK; the
 #      conformance suite against the reference runner on thousands of new mutations;
 #   3. wrappers: each wrapper's own test script in tools/ci/ (C and Go, the Python wheel,
-#      UniFFI's Python backend);
+#      UniFFI's Python backend, the Kotlin bindings on the JVM);
 #   4. readme: every transcript block of README.md runs and prints what it shows
 #      (tools/ci/readme.sh).
 # Set CONCORDIA_TEST_ONLY=rust|python|wrappers|readme to run one part.
 #
 # Before anything runs, a preflight checks what the chosen parts need and stops with one line
 # naming what is missing and how to get it: cargo; python3 with venv; node and npm (the V8
-# and Digital Bazaar oracles); for the wrappers gcc, valgrind, pkg-config and go, which it
-# installs with apt-get when run as root (saying so first) and otherwise asks for; and the
-# network to the registries, only when something still has to be downloaded (crates, the
-# pinned Python packages, the reference SDK, the npm cryptosuite, cbindgen).
+# and Digital Bazaar oracles); for the wrappers gcc, valgrind, pkg-config, go, a JDK 17+ and
+# JNA, which it installs with apt-get when run as root (saying so first) and otherwise asks
+# for; and the network to the registries, only when something still has to be downloaded
+# (crates, the pinned Python packages, the reference SDK, the npm cryptosuite, cbindgen, the
+# Kotlin compiler's wheel).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -79,6 +80,11 @@ preflight() {
         command -v valgrind >/dev/null || tools+=(valgrind:valgrind)
         command -v pkg-config >/dev/null || tools+=(pkg-config:pkg-config)
         command -v go >/dev/null || tools+=(go:golang-go)
+        # The Kotlin suite (tools/ci/kotlin.sh): a JDK 17+ and Debian's JNA.
+        local java_version
+        java_version="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' || true)"
+        [[ -n $java_version && ${java_version%%.*} -ge 17 ]] || tools+=("java 17:openjdk-17-jdk-headless")
+        [[ -f ${JNA_JAR:-/usr/share/java/jna.jar} ]] || tools+=(jna.jar:libjna-java)
         if ((${#tools[@]})); then
             local names=() pkgs=() t
             for t in "${tools[@]}"; do
@@ -117,6 +123,9 @@ preflight() {
         if [[ ! -f .venv/.concordia-rs-build.installed ]]; then
             need_network "maturin (the Python wheel's build tool)" https://pypi.org/simple/maturin/
         fi
+        if [[ ! -f .cache/kotlin/0.19.0.944/.complete ]]; then
+            need_network "the Kotlin compiler (the wheel kotlin-jupyter-kernel, 81 MB)" https://pypi.org/simple/kotlin-jupyter-kernel/
+        fi
     fi
     if ((${#apt_packages[@]})); then
         need_network "${apt_packages[*]} (apt-get)" http://deb.debian.org/debian/
@@ -153,7 +162,7 @@ python_tests() {
 
 wrapper_tests() {
     local script
-    for script in tools/ci/ffi-c.sh tools/ci/python.sh tools/ci/uniffi.sh tools/ci/verdict.sh; do
+    for script in tools/ci/ffi-c.sh tools/ci/python.sh tools/ci/uniffi.sh tools/ci/kotlin.sh tools/ci/verdict.sh; do
         if [[ -x $script ]]; then
             step "$script"
         fi

@@ -1,6 +1,7 @@
 """The UniFFI scaffolding of concordia-uniffi, exercised through UniFFI's Python backend.
 
-No Swift or Kotlin toolchain runs in CI, so this file stands in for the mobile bindings:
+No Swift toolchain runs in CI, so this file stands in for the Swift bindings (the Kotlin
+bindings run their own suite on the JVM: ffi-uniffi/tests/kotlin/, tools/ci/kotlin.sh):
 it calls every exported function and object, triggers every error variant (AIP included:
 handles, DID Documents, sealed envelopes with the CLI as the other end, the replay window,
 credentials, ranking), runs the

@@ -21,7 +21,8 @@ readonly SWIFT_SOURCES=bindings-swift/Sources/Concordia
 readonly SWIFT_HEADERS=bindings-swift/Headers/ConcordiaFFI
 readonly KOTLIN_DIR=ffi-uniffi/bindings/kotlin
 readonly KOTLIN_FILE=io/github/concordia_rs/concordia/concordia_uniffi.kt
-# The XCTest fixtures are this demo's output (the Python test runs the same command).
+# The XCTest fixtures are this demo's output (the Python test runs the same command; the
+# Kotlin suite, tools/ci/kotlin.sh, reads the same fixtures).
 readonly DEMO_FIXTURES=bindings-swift/Tests/ConcordiaTests/Fixtures/demo
 readonly DEMO_ARGS=(--seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f --now 2026-01-02T03:04:05Z)
 regenerate=false
