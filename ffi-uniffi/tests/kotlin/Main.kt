@@ -30,7 +30,7 @@ object ErrorCoverage : Group() {
 
 fun main(args: Array<String>) {
     // Referencing each group runs its initializer, which registers its tests in this order.
-    listOf(JsonTests, KeyTests, ProtocolTests, ConsensusTests, AipTests, ErrorCoverage)
+    listOf(JsonTests, KeyTests, ProtocolTests, ConsensusTests, AipTests, LifecycleTests, ErrorCoverage)
     val failed = runAll(args.firstOrNull())
     exitProcess(if (failed == 0) 0 else 1)
 }
