@@ -58,12 +58,17 @@ java_major() {
 }
 
 ensure_jdk_and_jna() {
-    local major packages=()
+    local major packages=() chosen=()
     major="$(java_major 2>/dev/null || true)"
-    [[ -n "$major" && "${major%%.*}" -ge 17 ]] || packages+=(openjdk-17-jdk-headless)
-    [[ -f "$jna_jar" ]] || packages+=(libjna-java)
+    if [[ -z "$major" || "${major%%.*}" -lt 17 ]]; then
+        if [[ -n "${JAVA_HOME:-}" ]]; then chosen+=("JAVA_HOME=$JAVA_HOME (no java 17+ there)"); else packages+=(openjdk-17-jdk-headless); fi
+    fi
+    if [[ ! -f "$jna_jar" ]]; then
+        if [[ -n "${JNA_JAR:-}" ]]; then chosen+=("JNA_JAR=$JNA_JAR (no such file)"); else packages+=(libjna-java); fi
+    fi
+    ((${#chosen[@]} == 0)) || missing "${chosen[*]}"
     if ((${#packages[@]})); then
-        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null && [[ -z "${JNA_JAR:-}${JAVA_HOME:-}" ]]; then
+        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
             echo "==> apt-get install ${packages[*]}"
             export DEBIAN_FRONTEND=noninteractive
             apt-get -o DPkg::Lock::Timeout=120 update -qq
@@ -152,6 +157,8 @@ build
 bindings="$(compile bindings -Werror "$jna_jar:$STDLIB_JAR" "$BINDINGS")"
 suite="$(compile suite "-Werror -Wextra" "$bindings:$jna_jar:$STDLIB_JAR:$JSON_JARS" "$TESTS"/*.kt)"
 echo "==> java io.github.concordia_rs.concordia.test.MainKt ${1:-}"
-"$java" "${JVM_FLAGS[@]}" -Djna.library.path="$root/$LIB_DIR" -Dconcordia.root="$root" -Dconcordia.cli="$root/$CLI" \
+# --enable-native-access: JNA loads its native part with System.load, which JDK 24+ warns
+# about unless allowed (JDK 17 accepts the flag).
+"$java" "${JVM_FLAGS[@]}" --enable-native-access=ALL-UNNAMED -Djna.library.path="$root/$LIB_DIR" -Dconcordia.root="$root" -Dconcordia.cli="$root/$CLI" \
     -cp "$suite:$bindings:$jna_jar:$STDLIB_JAR:$JSON_JARS" io.github.concordia_rs.concordia.test.MainKt "$@"
 echo "==> Kotlin CI passed in $((SECONDS - started)) s"
