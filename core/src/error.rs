@@ -287,6 +287,15 @@ pub mod detail {
     pub const PREV_HASH: &str = "prev_hash";
     /// `Binding`: another session's `session_id` (SDK: `SessionBindingError`).
     pub const SESSION_ID: &str = "session_id";
+    /// `Encoding`: bytes or text that are not a P-256 public key (SDK: `ValueError` from
+    /// `EllipticCurvePublicKey.from_encoded_point`).
+    pub const ES256_PUBLIC_KEY: &str = "ES256 public key";
+    /// `InvalidArgument`: an ES256 private scalar that is zero or not below the group order
+    /// (SDK: `ValueError` from `derive_private_key`).
+    pub const ES256_PRIVATE_KEY: &str = "ES256 private key";
+    /// `InvalidArgument`: a signature algorithm other than `EdDSA` and `ES256` (SDK:
+    /// `ValueError` from `sign_message`; its `verify_signature` says False).
+    pub const ALG: &str = "alg";
 }
 
 /// The reference SDK's exception class for an error, where the SDK raises one (its
@@ -386,6 +395,9 @@ mod sdk_exception_tests {
             (Error::MaxRounds, "MaxRoundsExceededError"),
             (Error::Schema("x"), "ValueError"),
             (Error::Temporal("ttl"), "ValueError"),
+            (Error::Encoding(ES256_PUBLIC_KEY), "ValueError"),
+            (Error::InvalidArgument(ES256_PRIVATE_KEY), "ValueError"),
+            (Error::InvalidArgument(ALG), "ValueError"),
         ] {
             assert_eq!(e.sdk_exception().name(), sdk, "{e:?}");
         }

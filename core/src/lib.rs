@@ -43,6 +43,8 @@ pub mod did_key;
 pub mod digest;
 pub mod encoding;
 pub mod error;
+#[cfg(feature = "es256")]
+pub mod es256;
 pub mod jcs;
 pub mod json;
 pub mod message;

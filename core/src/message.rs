@@ -99,21 +99,68 @@ pub fn verify_signed_object(object: Value<'_>, key: &PublicKey) -> Result<()> {
 /// [`Error::BufferTooSmall`] with the full length when `out` is too short;
 /// [`Error::Schema`] when `object` is not an object.
 pub fn sign_object(object: Value<'_>, key: &KeyPair, out: &mut [u8]) -> Result<usize> {
+    sign_object_with(object, out, |preimage| key.sign(preimage).to_b64url())
+}
+
+/// Signs a JSON object under rule 1 with ES256 (the SDK's `sign_message(..., alg="ES256")`),
+/// as [`sign_object`] does with Ed25519: the signature is the padded URL-safe base64 of the
+/// DER form, low S, deterministic (RFC 6979).
+///
+/// # Errors
+/// As [`sign_object`]; a `BufferTooSmall` length counts the longest DER signature (72
+/// bytes), so the signed object may come out up to 8 bytes shorter.
+#[cfg(feature = "es256")]
+pub fn sign_object_es256(object: Value<'_>, key: &crate::es256::KeyPair, out: &mut [u8]) -> Result<usize> {
+    sign_object_with(object, out, |preimage| key.sign(preimage).to_b64url())
+}
+
+/// Verifies the top-level ES256 `signature` of a JSON object under `key` (the SDK's
+/// `verify_signature(..., alg="ES256")`), streaming the preimage into SHA-256.
+///
+/// # Errors
+/// [`Error::Schema`] when there is no string `signature` member;
+/// `Encoding(detail::SIGNATURE_ENCODING)` when it is not the padded URL-safe base64 of a
+/// strict DER signature; [`Error::Signature`] for a zero, out-of-range or high scalar, or a
+/// signature that does not verify.
+#[cfg(feature = "es256")]
+pub fn verify_signed_object_es256(object: Value<'_>, key: &crate::es256::PublicKey) -> Result<()> {
+    use crate::error::detail::{SIGNATURE_ENCODING, SIGNATURE_MISSING, SIGNATURE_NOT_STRING};
     if object.kind() != Kind::Object {
         return Err(Error::Schema("signed value must be an object"));
     }
+    let value = object.get("signature").ok_or(Error::Schema(SIGNATURE_MISSING))?;
+    let s = value.as_str().ok_or(Error::Schema(SIGNATURE_NOT_STRING))?;
+    let mut buf = [0u8; 128];
+    let text = s.decode_into(&mut buf).map_err(|_| Error::Encoding(SIGNATURE_ENCODING))?;
+    let sig = crate::es256::Signature::from_b64url(text)?;
+    let mut sink = crate::es256::VerifySink::new(key, &sig);
+    jcs::write_with(object, &WithoutSignature, &mut sink)?;
+    sink.finish()
+}
+
+/// Rule 1 signing with any signer that maps the preimage to its signature text (at most `N`
+/// ASCII characters).
+fn sign_object_with<const N: usize>(
+    object: Value<'_>,
+    out: &mut [u8],
+    sign: impl FnOnce(&[u8]) -> heapless::String<N>,
+) -> Result<usize> {
+    if object.kind() != Kind::Object {
+        return Err(Error::Schema("signed value must be an object"));
+    }
+    // `,"signature":"<N>"`: a comma, the quoted name (11), the colon, the quoted text.
+    let member_len = 1 + 11 + 1 + N + 2;
     let n = jcs::write_to_slice_with(object, &WithoutSignature, out).map_err(|e| match e {
-        // The signed form adds `"signature":"<88>"`, and a comma unless the rest is `{}`.
+        // The signed form adds the member, with its comma unless the rest is `{}`.
         Error::BufferTooSmall { needed } => {
-            Error::BufferTooSmall { needed: needed + SIGNATURE_MEMBER_LEN - usize::from(needed == 2) }
+            Error::BufferTooSmall { needed: needed + member_len - usize::from(needed == 2) }
         }
         other => other,
     })?;
     // `n` is what the writer wrote into `out`: never beyond it, but no fallback signs
     // anything else.
-    let sig = key.sign(out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?);
-    let b64 = sig.to_b64url();
-    let mut quoted = [0u8; 92];
+    let b64 = sign(out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?);
+    let mut quoted = [0u8; 100];
     let q = quote_ascii(b64.as_bytes(), &mut quoted);
     let mut sink = SliceSink::new(out);
     jcs::write_inserting(object, &WithoutSignature, Some(("signature", q)), &mut sink)?;

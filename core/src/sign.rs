@@ -338,6 +338,42 @@ impl fmt::Debug for VerifySink {
     }
 }
 
+/// A signature algorithm of the reference SDK (`SUPPORTED_JWS_ALGORITHMS`): the `alg` its
+/// `sign_message` and `verify_signature` take, and mandates and trust-evidence envelopes
+/// carry (`algorithm`, `signature.alg`). Every surface reads the name with
+/// [`Alg::from_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Alg {
+    /// Ed25519 (this module), the SDK's default.
+    #[default]
+    EdDsa,
+    /// ECDSA P-256 with SHA-256 (`crate::es256`, feature `es256`).
+    Es256,
+}
+
+impl Alg {
+    /// The SDK's name: `"EdDSA"` or `"ES256"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Alg::EdDsa => "EdDSA",
+            Alg::Es256 => "ES256",
+        }
+    }
+
+    /// Reads the SDK's name, exactly (case-sensitive, as the SDK compares it).
+    ///
+    /// # Errors
+    /// `InvalidArgument(detail::ALG)` for any other text.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "EdDSA" => Ok(Alg::EdDsa),
+            "ES256" => Ok(Alg::Es256),
+            _ => Err(Error::InvalidArgument(crate::error::detail::ALG)),
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -479,6 +515,17 @@ mod tests {
         assert_eq!(Signature::from_bytes(&sig.as_bytes()[..]), Ok(sig));
         assert!(Signature::from_bytes(&[0; 65]).is_err());
         assert_eq!(format!("{pk:?}"), format!("PublicKey({INTEROP_PK})"));
+    }
+
+    #[test]
+    fn alg_names() {
+        for alg in [Alg::EdDsa, Alg::Es256] {
+            assert_eq!(Alg::from_name(alg.name()), Ok(alg));
+        }
+        for other in ["eddsa", "es256", "ES384", "", "EdDSA "] {
+            assert_eq!(Alg::from_name(other), Err(Error::InvalidArgument(crate::error::detail::ALG)));
+        }
+        assert_eq!(Alg::default(), Alg::EdDsa);
     }
 
     #[test]
