@@ -3,27 +3,44 @@
 use std::io::Read;
 
 use concordia_core::encoding;
+use concordia_core::es256;
 use concordia_core::message;
-use concordia_core::sign::{KeyPair, PublicKey};
+use concordia_core::sign::{Alg, KeyPair, PublicKey};
 
 use crate::outln;
 use crate::util::{bad_arg, emit, fail, json_str, nodes_for, parse, read_input, usage, Args, CliResult};
 
-pub const KEYGEN_HELP: &str = "concordia keygen [--seed HEX]
-  Prints a JSON Ed25519 key pair: {\"key_type\", \"public_key_b64url\", \"private_key_hex\"}.
-  The public key is padded URL-safe base64, as the reference SDK's public_key_b64().
-  --seed HEX   derive the pair from this 32-byte seed (64 hex digits) instead of OS randomness";
+pub const KEYGEN_HELP: &str = "concordia keygen [--alg EdDSA|ES256] [--seed HEX]
+  Prints a JSON key pair: {\"key_type\", \"public_key_b64url\", \"private_key_hex\"}, and
+  \"alg\": \"ES256\" for ES256. The public key is padded URL-safe base64, as the reference
+  SDK's public_key_b64() (ES256: the uncompressed X9.62 point, 65 bytes).
+  --alg ALG    EdDSA (Ed25519, the default) or ES256 (ECDSA P-256)
+  --seed HEX   32 bytes (64 hex digits) instead of OS randomness: the Ed25519 seed, or the
+               ES256 private scalar (big-endian, 0 < d < n)";
 
-pub const SIGN_HELP: &str = "concordia sign --key KEYFILE [FILE]
+pub const SIGN_HELP: &str = "concordia sign --key KEYFILE [--alg EdDSA|ES256] [FILE]
   Signs the JSON object in FILE (default stdin) over its canonical form without the
   top-level `signature` member, and prints the signed object (canonical).
-  KEYFILE is the output of `concordia keygen`.";
+  KEYFILE is the output of `concordia keygen`; its key type decides the algorithm, and
+  --alg, when given, must name the same one. ES256 signatures are DER, low S, RFC 6979.";
 
-pub const VERIFY_HELP: &str = "concordia verify --public-key B64URL [FILE]
-  Verifies the top-level `signature` of the JSON object in FILE (default stdin).
+pub const VERIFY_HELP: &str = "concordia verify --public-key B64URL [--alg EdDSA|ES256] [FILE]
+  Verifies the top-level `signature` of the JSON object in FILE (default stdin), with
+  --alg EdDSA (the default) or ES256 (the key is then a P-256 point, as the SDK's
+  ES256KeyPair.public_key_b64() prints it).
   Exit 0 valid, 1 invalid (no `signature` member, or one that does not verify), 2 usage or
   malformed input (malformed JSON, an unreadable --public-key); a signature that does not
   decode exits by the class the core gives it (see `concordia --help`).";
+
+/// Reads `--alg` (the SDK's names, through the core's `Alg::from_name`).
+fn alg_option(args: &mut Args) -> CliResult<Option<Alg>> {
+    match args.value("--alg")? {
+        None => Ok(None),
+        Some(name) => Alg::from_name(&name).map(Some).map_err(|_| {
+            usage(format!("--alg: unknown algorithm `{}` (allowed: EdDSA, ES256)", crate::util::one_line(&name)))
+        }),
+    }
+}
 
 /// 32 bytes from the operating system.
 pub fn os_seed() -> CliResult<[u8; 32]> {
@@ -52,18 +69,58 @@ pub fn keypair_json(kp: &KeyPair) -> String {
     )
 }
 
+/// An ES256 key file: `{"alg", "key_type", "private_key_hex", "public_key_b64url"}`.
+pub fn es256_keypair_json(kp: &es256::KeyPair) -> String {
+    let mut hex = [0u8; 64];
+    let n = encoding::encode_hex(&kp.scalar(), &mut hex).unwrap_or(0);
+    format!(
+        "{{\"alg\":\"ES256\",\"key_type\":\"P-256\",\"private_key_hex\":\"{}\",\"public_key_b64url\":\"{}\"}}",
+        hex.get(..n).and_then(|h| std::str::from_utf8(h).ok()).unwrap_or(""),
+        kp.public_key().to_b64url().as_str()
+    )
+}
+
 pub fn keygen(mut args: Args) -> CliResult {
-    let seed = match args.value("--seed")? {
-        Some(h) => parse_seed(&h)?,
-        None => os_seed()?,
-    };
+    let alg = alg_option(&mut args)?.unwrap_or_default();
+    let seed = args.value("--seed")?.map(|h| parse_seed(&h)).transpose()?;
     args.positionals(0)?;
-    outln!("{}", keypair_json(&KeyPair::from_seed(&seed)))?;
+    match alg {
+        Alg::EdDsa => outln!("{}", keypair_json(&KeyPair::from_seed(&seed.map_or_else(os_seed, Ok)?)))?,
+        Alg::Es256 => {
+            let kp = match seed {
+                Some(d) => es256::KeyPair::from_scalar(&d).map_err(|e| bad_arg("--seed", e))?,
+                // A draw is refused only when it is zero or at least n (about 2^-32): draw again.
+                None => loop {
+                    if let Ok(kp) = es256::KeyPair::from_scalar(&os_seed()?) {
+                        break kp;
+                    }
+                },
+            };
+            outln!("{}", es256_keypair_json(&kp))?
+        }
+    }
     Ok(())
 }
 
-/// Loads a key file written by `concordia keygen`.
-pub fn load_keypair(path: &str) -> CliResult<KeyPair> {
+/// A key pair from a key file, of either algorithm.
+pub enum AnyKeyPair {
+    /// `"key_type": "Ed25519"` (or no key type: the files of earlier versions).
+    Ed25519(KeyPair),
+    /// `"key_type": "P-256"`.
+    Es256(es256::KeyPair),
+}
+
+impl AnyKeyPair {
+    fn alg(&self) -> Alg {
+        match self {
+            AnyKeyPair::Ed25519(_) => Alg::EdDsa,
+            AnyKeyPair::Es256(_) => Alg::Es256,
+        }
+    }
+}
+
+/// Loads a key file written by `concordia keygen`, Ed25519 or ES256 by its `key_type`.
+pub fn load_any_keypair(path: &str) -> CliResult<AnyKeyPair> {
     let (name, bytes) = read_input(Some(path))?;
     let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
@@ -72,21 +129,43 @@ pub fn load_keypair(path: &str) -> CliResult<KeyPair> {
         .get("private_key_hex")
         .and_then(|v| v.as_plain_str())
         .ok_or_else(|| usage(format!("{name}: no private_key_hex (write key files with `concordia keygen`)")))?;
-    Ok(KeyPair::from_seed(&parse_seed(hex)?))
+    let secret = parse_seed(hex)?;
+    match doc.root().get("key_type").map(|v| v.as_plain_str()) {
+        None | Some(Some("Ed25519")) => Ok(AnyKeyPair::Ed25519(KeyPair::from_seed(&secret))),
+        Some(Some("P-256")) => es256::KeyPair::from_scalar(&secret)
+            .map(AnyKeyPair::Es256)
+            .map_err(|e| usage(format!("{name}: private_key_hex: {e}"))),
+        Some(_) => Err(usage(format!("{name}: unknown key_type (allowed: Ed25519, P-256)"))),
+    }
 }
 
 pub fn sign(mut args: Args) -> CliResult {
     let key = args.value("--key")?.ok_or_else(|| usage("sign needs --key KEYFILE"))?;
+    let alg = alg_option(&mut args)?;
     let pos = args.positionals(1)?;
-    let kp = load_keypair(&key)?;
+    let kp = load_any_keypair(&key)?;
+    if let Some(alg) = alg.filter(|&a| a != kp.alg()) {
+        return Err(usage(format!(
+            "--alg {} needs a {} key file (`concordia keygen --alg {}`); {} holds a {} key",
+            alg.name(),
+            if alg == Alg::Es256 { "P-256" } else { "Ed25519" },
+            alg.name(),
+            crate::util::display_name(&key),
+            kp.alg().name()
+        )));
+    }
     let (name, input) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
+    let sign_into = |out: &mut [u8]| match &kp {
+        AnyKeyPair::Ed25519(kp) => message::sign_object(doc.root(), kp, out),
+        AnyKeyPair::Es256(kp) => message::sign_object_es256(doc.root(), kp, out),
+    };
     let mut out = vec![0u8; input.len() + 256];
-    let n = match message::sign_object(doc.root(), &kp, &mut out) {
+    let n = match sign_into(&mut out) {
         Err(concordia_core::Error::BufferTooSmall { needed }) => {
             out.resize(needed, 0);
-            message::sign_object(doc.root(), &kp, &mut out)
+            sign_into(&mut out)
         }
         other => other,
     }
@@ -97,16 +176,35 @@ pub fn sign(mut args: Args) -> CliResult {
 
 pub fn verify(mut args: Args) -> CliResult {
     let key = args.value("--public-key")?.ok_or_else(|| usage("verify needs --public-key B64URL"))?;
+    let alg = alg_option(&mut args)?.unwrap_or_default();
     let pos = args.positionals(1)?;
-    let pk = PublicKey::from_b64(&key).map_err(|e| bad_arg("--public-key", e))?;
+    let (checked, shown) = match alg {
+        Alg::EdDsa => {
+            let pk = PublicKey::from_b64(&key).map_err(|e| bad_arg("--public-key", e))?;
+            (Verifier::Ed25519(pk), pk.to_b64url().to_string())
+        }
+        Alg::Es256 => {
+            let pk = es256::PublicKey::from_b64(&key).map_err(|e| bad_arg("--public-key", e))?;
+            (Verifier::Es256(pk), pk.to_b64url().to_string())
+        }
+    };
     let (name, input) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
-    match message::verify_signed_object(doc.root(), &pk) {
+    let verdict = match &checked {
+        Verifier::Ed25519(pk) => message::verify_signed_object(doc.root(), pk),
+        Verifier::Es256(pk) => message::verify_signed_object_es256(doc.root(), pk),
+    };
+    match verdict {
         Ok(()) => {
-            outln!("ok: signature valid for {}", json_str(pk.to_b64url().as_str()))?;
+            outln!("ok: signature valid for {}", json_str(&shown))?;
             Ok(())
         }
         Err(e) => Err(fail(&name, e)),
     }
+}
+
+enum Verifier {
+    Ed25519(PublicKey),
+    Es256(es256::PublicKey),
 }

@@ -29,7 +29,7 @@ use std::ffi::OsString;
 
 use util::{one_line, stderr_line, usage, Args, CliResult};
 
-const HELP: &str = "concordia: Concordia protocol tools (RFC 8785 JSON, SHA-256, Ed25519)
+const HELP: &str = "concordia: Concordia protocol tools (RFC 8785 JSON, SHA-256, Ed25519, ES256)
 
 usage: concordia <command> [options]
 
@@ -37,9 +37,9 @@ commands:
   demo [--out DIR] [--seed HEX] [--now RFC3339]   the camera negotiation, end to end
   jcs [--lines] [FILE]                             canonical JSON (RFC 8785)
   hash [--hex] [FILE]                              sha256:<hex> of the canonical form
-  keygen [--seed HEX]                              new Ed25519 key pair as JSON
-  sign --key KEYFILE [FILE]                        add a top-level signature
-  verify --public-key B64URL [FILE]                check a top-level signature
+  keygen [--alg EdDSA|ES256] [--seed HEX]          new key pair as JSON (Ed25519 or P-256)
+  sign --key KEYFILE [--alg ALG] [FILE]            add a top-level signature
+  verify --public-key B64URL [--alg ALG] [FILE]    check a top-level signature
   chain verify --keys KEYS.json [--json] [--lines] [TRANSCRIPT]
                                                    check a hash-chained transcript
   session replay --session S.json [--json] [MESSAGES]

@@ -114,6 +114,66 @@ fn keygen_sign_verify_round_trip() {
     assert_eq!(run(&["sign", "--key", "/nonexistent"], b"{}").status.code(), Some(2));
 }
 
+/// ES256: the key file of a known scalar (the RFC 6979 §A.2.5 key), a signature the core
+/// makes deterministically, the reference SDK's own signed message, and the refusals.
+#[test]
+fn es256_keygen_sign_verify() {
+    let d = "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721";
+    let pk = "BGD-1LolWp0xyWHrdMY1bWjASbiSO2H6bOZpYi5g8p-2eQP-EAi4vJmkGunpVii8ZPLxsgwtfp9Rd6PClNRGIpk=";
+    let out = run(&["keygen", "--alg", "ES256", "--seed", d], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let keyfile = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        keyfile.trim_end(),
+        format!(
+            "{{\"alg\":\"ES256\",\"key_type\":\"P-256\",\"private_key_hex\":\"{d}\",\"public_key_b64url\":\"{pk}\"}}"
+        )
+    );
+    let kpath = tmp("es256-key.json");
+    std::fs::write(&kpath, &keyfile).unwrap();
+    let k = kpath.to_str().unwrap();
+    let msg = br#"{"offer": {"price": 2050}, "signature": "old"}"#;
+    let a = run(&["sign", "--key", k], msg);
+    let b = run(&["sign", "--key", k, "--alg", "ES256"], msg);
+    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(a.stdout, b.stdout, "deterministic, and --alg names the key file's algorithm");
+    let signed = a.stdout;
+    let ok = run(&["verify", "--alg", "ES256", "--public-key", pk], &signed);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert_eq!(String::from_utf8(ok.stdout).unwrap(), format!("ok: signature valid for \"{pk}\"\n"));
+    // Without --alg the key is read as Ed25519: a usage error (exit 2).
+    assert_eq!(run(&["verify", "--public-key", pk], &signed).status.code(), Some(2));
+    let tampered = String::from_utf8(signed.clone()).unwrap().replace("2050", "2051");
+    assert_eq!(run(&["verify", "--alg", "ES256", "--public-key", pk], tampered.as_bytes()).status.code(), Some(1));
+    // The reference SDK's message (concordia-protocol 0.10.0: sign_message(msg, kp, alg="ES256")
+    // with the key of scalar bytes(range(1, 33))).
+    let sdk_pk = "BFFcPW6545a5BNP-yn9U_c0MwemXvzddylFa0KbDtANfRTa-OlDzGPv5pUdZAqIhUCvvDVfgjFOyzApW8X2fk1Q=";
+    let sdk_msg = r#"{"concordia": "interop", "n": 1, "text": "h\u00e9llo", "signature": "MEUCIQDCbJPtS5AVE6yoVCADcYKeJ9viS43YVgV1jRCCSqdpqwIgOKr-uD_bCr7uIcvbTKhDAgytybG9tJzgMk_3-vExJWM="}"#;
+    assert_eq!(run(&["verify", "--alg", "ES256", "--public-key", sdk_pk], sdk_msg.as_bytes()).status.code(), Some(0));
+    assert_eq!(run(&["verify", "--alg", "ES256", "--public-key", pk], sdk_msg.as_bytes()).status.code(), Some(1));
+    // Unknown algorithms, an off-curve key and mismatched key files are usage errors.
+    let e = run(&["verify", "--alg", "ES384", "--public-key", pk], &signed);
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("allowed: EdDSA, ES256"));
+    let mut off = pk.to_string();
+    off.replace_range(80..81, if &off[80..81] == "A" { "B" } else { "A" });
+    assert_eq!(run(&["verify", "--alg", "ES256", "--public-key", &off], &signed).status.code(), Some(2));
+    let e = run(&["sign", "--key", k, "--alg", "EdDSA"], msg);
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("holds a ES256 key"), "{}", String::from_utf8_lossy(&e.stderr));
+    let zero = "0".repeat(64);
+    assert_eq!(run(&["keygen", "--alg", "ES256", "--seed", &zero], b"").status.code(), Some(2));
+    // OS randomness: two fresh keys differ and each signs and verifies.
+    let k1 = String::from_utf8(run(&["keygen", "--alg", "ES256"], b"").stdout).unwrap();
+    let k2 = String::from_utf8(run(&["keygen", "--alg", "ES256"], b"").stdout).unwrap();
+    assert_ne!(k1, k2);
+    let p1 = tmp("es256-fresh.json");
+    std::fs::write(&p1, &k1).unwrap();
+    let signed = run(&["sign", "--key", p1.to_str().unwrap()], b"{}").stdout;
+    let fresh_pk = k1.split("\"public_key_b64url\":\"").nth(1).unwrap().split('"').next().unwrap();
+    assert_eq!(run(&["verify", "--alg", "ES256", "--public-key", fresh_pk], &signed).status.code(), Some(0));
+}
+
 /// Writes (keys, transcript) of the conformance vector to temporary files, after `edit`.
 fn chain_files(tag: &str, edit: impl FnOnce(&mut Vec<String>)) -> (PathBuf, PathBuf) {
     let v =
