@@ -3,7 +3,8 @@
 #
 # Builds conformance/no-std-check (parse + canonicalize + verify one signed 1 KB message,
 # no allocator, opt-level "z", LTO, panic=abort) with and without the core's `small`
-# feature, and reports for each:
+# feature (and `small` with the core's `es256`, which also verifies an ES256 signature), and
+# reports for each:
 #   .text / .rodata / .bss   from `arm-none-eabi-size -A`
 #   stack high-water mark    measured by running the program under qemu-system-arm
 #                            (mps2-an386, Cortex-M4): cortex-m-rt paints the stack with
@@ -78,19 +79,22 @@ measure() {
         say "$label: message did not verify on the target: $report"
         exit 1
     fi
-    printf '| %-9s | %7d | %7d | %6d | %11d | %10d |\n' "$label" "$text" "$rodata" "$bss" "$stack_total" "$stack_path"
+    printf '| %-11s | %7d | %7d | %6d | %11d | %10d |\n' "$label" "$text" "$rodata" "$bss" "$stack_total" "$stack_path"
     last_text=$text
     last_stack=$stack_total
 }
 
 ensure_tools
 echo "concordia-core on $target (opt-level z, lto, codegen-units 1, panic abort; qemu mps2-an386 Cortex-M4)"
-echo "| build     |   .text | .rodata |   .bss | stack total | stack path |"
-echo "|-----------|--------:|--------:|-------:|------------:|-----------:|"
+echo "| build       |   .text | .rodata |   .bss | stack total | stack path |"
+echo "|-------------|--------:|--------:|-------:|------------:|-----------:|"
 measure default
 measure small --features small
 small_text=$last_text
 small_stack=$last_stack
+# The core's `es256` feature (issue 24): the same path plus one ES256 verification of the
+# same message; the difference to `small` is what ES256 adds to an embedded verifier.
+measure small+es256 --features small,es256
 echo "(bytes; 'stack total' = high-water mark from the top of RAM, reset + main + path;"
 echo " 'stack path' = below main's frame, i.e. parse + hash + verify alone;"
 echo " .bss is the static node buffer, 547 nodes x 24 bytes, plus the report line)"

@@ -8,7 +8,10 @@
 //! canonical form (SHA-256 over RFC 8785 output, the chain identity, compared with
 //! `data/message.hash`), and verify its Ed25519 signature over the canonical preimage
 //! streamed into the verifier (`data/public_key.b64url`). The data was produced by the
-//! `concordia` CLI (`keygen --seed`, `sign`, `hash`); see tools/footprint.sh.
+//! `concordia` CLI (`keygen --seed`, `sign`, `hash`); see tools/footprint.sh. With the
+//! `es256` feature it also verifies the ES256 signature of the same message
+//! (`data/message.es256.json` under `data/es256_public_key.b64url`, made with `concordia
+//! keygen --alg ES256 --seed 5eed...5eed` and `sign`).
 //!
 //! Under `qemu-system-arm -machine mps2-an386` it reports over semihosting how much stack
 //! the run used: cortex-m-rt's `paint-stack` fills the stack with `0xCCCC_CCCC` at reset,
@@ -30,8 +33,18 @@ static PUBLIC_KEY: &[u8] = include_bytes!("../data/public_key.b64url");
 /// `concordia hash data/message.json`.
 static HASH: &[u8] = include_bytes!("../data/message.hash");
 
+/// The same message signed with ES256 (canonical JSON).
+#[cfg(feature = "es256")]
+static MESSAGE_ES256: &[u8] = include_bytes!("../data/message.es256.json");
+/// Its signer's P-256 public key, padded base64url of the uncompressed point.
+#[cfg(feature = "es256")]
+static ES256_PUBLIC_KEY: &[u8] = include_bytes!("../data/es256_public_key.b64url");
+
 /// Node buffer size: `input.len() / 2 + 2` always suffices (json.rs).
+#[cfg(not(feature = "es256"))]
 const NODES: usize = MESSAGE.len() / 2 + 2;
+#[cfg(feature = "es256")]
+const NODES: usize = if MESSAGE.len() > MESSAGE_ES256.len() { MESSAGE.len() } else { MESSAGE_ES256.len() } / 2 + 2;
 
 /// What went wrong, as the exit report's `result` code.
 #[derive(Clone, Copy)]
@@ -64,10 +77,25 @@ fn parse_canonicalize_verify(nodes: &mut [Node]) -> Outcome {
     if message::message_hash(doc.root()) != expected {
         return Outcome::BadHash;
     }
-    match message::verify_signed_object(doc.root(), &key) {
-        Ok(()) => Outcome::Verified,
-        Err(_) => Outcome::BadSignature,
+    if message::verify_signed_object(doc.root(), &key).is_err() {
+        return Outcome::BadSignature;
     }
+    #[cfg(feature = "es256")]
+    {
+        let Ok(key) = core::str::from_utf8(ES256_PUBLIC_KEY)
+            .map_err(|_| ())
+            .and_then(|t| concordia_core::es256::PublicKey::from_b64(t).map_err(|_| ()))
+        else {
+            return Outcome::BadKey;
+        };
+        let Ok(doc) = json::parse(MESSAGE_ES256, nodes) else {
+            return Outcome::BadParse;
+        };
+        if message::verify_signed_object_es256(doc.root(), &key).is_err() {
+            return Outcome::BadSignature;
+        }
+    }
+    Outcome::Verified
 }
 
 #[entry]
