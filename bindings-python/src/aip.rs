@@ -12,14 +12,13 @@ use concordia_core::aip::did::{self, DidDocument as CoreDidDocument, Route, Rout
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle as CoreHandle};
 use concordia_core::aip::hpke::X25519SecretKey;
-use concordia_core::aip::replay::{self, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
 use concordia_core::time::Timestamp;
 use concordia_core::{did_key, Error};
-use concordia_host::aip::{default_endpoint, default_type, KeyFile};
-use concordia_host::{canonical, try_filled, write_vec, Nodes};
+use concordia_host::aip::{default_endpoint, default_type, KeyFile, Opened};
+use concordia_host::{canonical, write_vec, Nodes};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
@@ -525,7 +524,7 @@ fn open<'py>(
     loads(py, &body)
 }
 
-/// The CLI's `aip open` sequence on owned bytes: `Ok(Err(id))` for a duplicate.
+/// The CLI's `aip open` sequence (`concordia_host::aip::open_checked`) on owned bytes.
 fn open_checked(
     text: &[u8],
     sdoc: &[u8],
@@ -537,22 +536,10 @@ fn open_checked(
     let me = me.map(did::parse_did).transpose()?;
     with_did_doc(sdoc, |d| {
         with_envelope(text, |e| {
-            e.verify_from(d)?;
-            if let Some(me) = &me {
-                e.check_to(me)?;
-            }
-            let mut out = try_filled(e.sealed_len(), 0u8)?;
-            let n = e.open(secret, &mut out)?;
-            out.truncate(n);
-            match window {
-                None => replay::check_fresh(e.created, now)?,
-                Some(w) => {
-                    if w.check(e.id, e.created, now)? == Verdict::Duplicate {
-                        return Ok(Err(e.header.id.to_owned()));
-                    }
-                }
-            }
-            Ok(Ok(out))
+            Ok(match concordia_host::aip::open_checked(e, d, secret, me.as_ref(), now, window)? {
+                Opened::Body(b) => Ok(b),
+                Opened::Duplicate => Err(e.header.id.to_owned()),
+            })
         })
     })
 }

@@ -20,6 +20,8 @@ use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
 use concordia_core::{encoding, jcs, Error};
 
+use concordia_host::aip::{open_checked, KeyFile, Opened};
+
 use crate::errors::AipError;
 use crate::keys::KeyPair;
 use crate::util::{parse, timestamp, utf8, write_vec};
@@ -173,12 +175,19 @@ pub fn aip_select_route(did_document_json: String, endpoint_reachable: bool) -> 
 pub struct AipKeyPair {
     ed: CoreKeyPair,
     x: X25519SecretKey,
+    /// The agent's own `did:aip`, when known: [`aip_open`] then checks that an envelope
+    /// is addressed to it, as `concordia aip open` does with a key file's `did`.
+    did: Option<String>,
 }
 
 impl std::fmt::Debug for AipKeyPair {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Public halves only.
-        f.debug_struct("AipKeyPair").field("ed25519", &self.ed).field("x25519", &self.x.public_key()).finish()
+        f.debug_struct("AipKeyPair")
+            .field("did", &self.did)
+            .field("ed25519", &self.ed)
+            .field("x25519", &self.x.public_key())
+            .finish()
     }
 }
 
@@ -195,7 +204,7 @@ impl AipKeyPair {
         let (x, _) = hpke::derive_keypair(&ikm);
         ed_seed.fill(0);
         ikm.fill(0);
-        Ok(Arc::new(AipKeyPair { ed, x }))
+        Ok(Arc::new(AipKeyPair { ed, x, did: None }))
     }
 
     /// The key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
@@ -204,7 +213,47 @@ impl AipKeyPair {
     pub fn from_seeds(ed25519_seed: Vec<u8>, x25519_secret: Vec<u8>) -> Result<Arc<Self>, AipError> {
         let ed = CoreKeyPair::from_seed(&seed32(&ed25519_seed, "Ed25519 seed must be 32 bytes")?);
         let x = X25519SecretKey(seed32(&x25519_secret, "X25519 secret key must be 32 bytes")?);
-        Ok(Arc::new(AipKeyPair { ed, x }))
+        Ok(Arc::new(AipKeyPair { ed, x, did: None }))
+    }
+
+    /// The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
+    /// `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+    /// checks envelopes against).
+    #[uniffi::constructor]
+    pub fn from_key_file(key_file_json: String) -> Result<Arc<Self>, AipError> {
+        let kf = KeyFile::from_json(key_file_json.as_bytes())?;
+        let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
+        Ok(Arc::new(AipKeyPair { ed: kf.ed, x, did: kf.did }))
+    }
+
+    /// The keys `concordia aip keygen --seed <hex of seed>` makes from one 32-byte seed
+    /// (for tests and examples only), with the agent's `did` when given.
+    #[uniffi::constructor]
+    pub fn from_keygen_seed(seed: Vec<u8>, did: Option<String>) -> Result<Arc<Self>, AipError> {
+        let kf = KeyFile::from_seed(&seed32(&seed, "seed must be 32 bytes")?, did)?;
+        let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
+        Ok(Arc::new(AipKeyPair { ed: kf.ed, x, did: kf.did }))
+    }
+
+    /// The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+    /// envelope is addressed to it.
+    pub fn with_did(&self, did: String) -> Result<Arc<Self>, AipError> {
+        did::parse_did(&did)?;
+        Ok(Arc::new(AipKeyPair { ed: self.ed.clone(), x: self.x.clone(), did: Some(did) }))
+    }
+
+    /// The agent's own `did:aip`, if known.
+    pub fn did(&self) -> Option<String> {
+        self.did.clone()
+    }
+
+    /// The key file, exactly as `concordia aip keygen` prints it (with the final newline).
+    /// It holds both secrets.
+    pub fn key_file_json(&self) -> Result<String, AipError> {
+        let kf = KeyFile { did: self.did.clone(), ed: self.ed.clone(), x: Some(self.x.clone()) };
+        let mut text = utf8(kf.to_json()?);
+        text.push('\n');
+        Ok(text)
     }
 
     /// The 32-byte Ed25519 seed. Keep it secret.
@@ -405,22 +454,63 @@ pub fn aip_verify_envelope(sender_did_document_json: String, envelope_json: Stri
 }
 
 /// Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
-/// then opens its body with `recipient`'s X25519 key. The caller compares `header.to`
-/// with its own DID and runs the replay check.
+/// checks that it is addressed to `recipient`'s own DID when the key pair knows it (a key
+/// file's `did`, or [`AipKeyPair::with_did`]; `Binding` otherwise), as `concordia aip open`
+/// does, then opens its body with `recipient`'s X25519 key. Freshness and replay are the
+/// caller's ([`AipReplayWindow::check`]), or use [`aip_open_checked`].
 #[uniffi::export]
 pub fn aip_open(
     recipient: Arc<AipKeyPair>,
     sender_did_document_json: String,
     envelope_json: String,
 ) -> Result<AipOpened, AipError> {
+    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
     with_document(&sender_did_document_json, |sdoc| {
         with_envelope(&envelope_json, |e| {
             e.verify_from(sdoc)?;
+            if let Some(me) = &me {
+                e.check_to(me)?;
+            }
             let mut out = vec![0u8; e.sealed_len()];
             let n = e.open(&recipient.x, &mut out)?;
             out.truncate(n);
             let body_json = String::from_utf8(out).map_err(|_| Error::Encoding("body is not UTF-8"))?;
             Ok(AipOpened { header: AipHeader::from(&e.header), body_json })
+        })
+    })
+}
+
+/// Every recipient check of `concordia aip open`, in its order
+/// (`concordia_host::aip::open_checked`): the signature under the sender's DID Document,
+/// the addressee when `recipient` knows its DID, the body opens; then freshness at `now`
+/// (`created_at` at most 300 s ahead, 600 s old; `Temporal`) or, with a `window`, its
+/// replay check: an id it has seen is `Replay` (the window remembers only envelopes that
+/// verified and opened).
+#[uniffi::export(default(window = None))]
+pub fn aip_open_checked(
+    recipient: Arc<AipKeyPair>,
+    sender_did_document_json: String,
+    envelope_json: String,
+    now: SystemTime,
+    window: Option<Arc<AipReplayWindow>>,
+) -> Result<AipOpened, AipError> {
+    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
+    let now = timestamp(now)?;
+    with_document(&sender_did_document_json, |sdoc| {
+        with_envelope(&envelope_json, |e| {
+            let mut guard = window.as_ref().map(|w| w.lock());
+            let opened = open_checked(e, sdoc, &recipient.x, me.as_ref(), now, guard.as_deref_mut())?;
+            drop(guard);
+            match opened {
+                Opened::Body(body) => {
+                    let body_json = String::from_utf8(body).map_err(|_| Error::Encoding("body is not UTF-8"))?;
+                    Ok(AipOpened { header: AipHeader::from(&e.header), body_json })
+                }
+                Opened::Duplicate => Err(AipError::Replay(format!(
+                    "envelope {}: a replay (this id was already opened with this window)",
+                    e.header.id
+                ))),
+            }
         })
     })
 }
@@ -633,6 +723,29 @@ pub fn aip_vc_verify(
     Ok(AipVerifiedCredential {
         issuer: v.issuer.to_string(),
         subject: v.subject.map(str::to_string),
+        public_key: v.key.as_bytes().to_vec(),
+    })
+}
+
+/// A credential proof that verified on its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct AipProofVerified {
+    /// The proof's `verificationMethod` (a `did:key` URL).
+    pub verification_method: String,
+    /// The 32-byte Ed25519 key that signed.
+    pub public_key: Vec<u8>,
+}
+
+/// Verifies the `eddsa-jcs-2022` proof of a credential alone (its `did:key` signature),
+/// without the issuer binding, anchors, revocation or validity period (`concordia aip vc
+/// verify --proof-only`).
+#[uniffi::export]
+pub fn aip_vc_verify_proof(credential_json: String) -> Result<AipProofVerified, AipError> {
+    let mut nodes = concordia_host::Nodes::new();
+    let doc = parse(credential_json.as_bytes(), &mut nodes)?;
+    let v = vc::verify_proof(doc.root())?;
+    Ok(AipProofVerified {
+        verification_method: v.verification_method.to_string(),
         public_key: v.key.as_bytes().to_vec(),
     })
 }

@@ -1,6 +1,9 @@
 //! Consensus venue primitives (`concordia_core::consensus`): revision and Markdown
 //! digests, the invitation summary (never a secret), room commands with their
-//! `Idempotency-Key`, and `CONSENSUS.md` artifact verification.
+//! `Idempotency-Key`, a room log replayed to its outcome, and `CONSENSUS.md` artifact
+//! verification.
+
+use std::time::SystemTime;
 
 use concordia_core::consensus::artifact;
 use concordia_core::consensus::command::{Action as CoreAction, Command};
@@ -9,8 +12,10 @@ use concordia_core::consensus::invitation::{Invitation, Origin};
 use concordia_core::consensus::Outcome as CoreOutcome;
 use concordia_core::json::{Node, Options};
 
+use concordia_host::consensus::replay_room;
+
 use crate::errors::ConsensusError;
-use crate::util::{parse_with, utf8, write_vec};
+use crate::util::{parse, parse_with, timestamp, utf8, write_vec};
 
 /// A room action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
@@ -249,4 +254,68 @@ pub fn consensus_verify_artifact(
         .to_hex()
         .as_str()
         .to_string())
+}
+
+/// A room event the room refused.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ConsensusRefusedEvent {
+    /// Its index in the log's `events`.
+    pub index: u64,
+    /// The venue's HTTP status: 400, 404 or 409.
+    pub status: u16,
+    /// A stable reason word (`bad_request`, `not_found`, `closed`, `expired`,
+    /// `stale_digest`, `duplicate_decision`, `event_limit`, `idempotency_conflict`,
+    /// `capacity`).
+    pub reason: String,
+    /// The refusal as `concordia consensus outcome` reports it (`409 stale_digest`).
+    pub message: String,
+}
+
+/// A room log replayed to its outcome.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ConsensusRoomOutcome {
+    /// The outcome at `now`.
+    pub outcome: ConsensusOutcome,
+    /// Events in the room's log (an exact replay of an event adds none).
+    pub accepted: u64,
+    /// The events the room refused, in log order.
+    pub refused: Vec<ConsensusRefusedEvent>,
+}
+
+fn outcome_of(o: CoreOutcome) -> Result<ConsensusOutcome, ConsensusError> {
+    Ok(match o {
+        CoreOutcome::Pending => ConsensusOutcome::Pending,
+        CoreOutcome::Reached => ConsensusOutcome::Reached,
+        CoreOutcome::Disagreed => ConsensusOutcome::Disagreed,
+        CoreOutcome::NoConsensus => ConsensusOutcome::NoConsensus,
+        CoreOutcome::Expired => ConsensusOutcome::Expired,
+        // The core's enum is non-exhaustive: a word this binding does not know yet.
+        other => return Err(ConsensusError::Input(format!("outcome {} unknown to this binding", other.as_str()))),
+    })
+}
+
+/// Loads a room document (`{revision, digest, deadline, roster, events}` JSON text), runs
+/// each event through the core's room model (`concordia_host::consensus::replay_room`)
+/// and reports the outcome at `now` with every refused event, as `concordia consensus
+/// outcome` does.
+#[uniffi::export]
+pub fn consensus_room_outcome(room_json: String, now: SystemTime) -> Result<ConsensusRoomOutcome, ConsensusError> {
+    let now = timestamp(now)?;
+    let mut nodes = concordia_host::Nodes::new();
+    let doc = parse(room_json.as_bytes(), &mut nodes)?;
+    let r = replay_room(doc.root())?;
+    Ok(ConsensusRoomOutcome {
+        outcome: outcome_of(r.room.outcome(now))?,
+        accepted: r.room.events().len() as u64,
+        refused: r
+            .refused
+            .iter()
+            .map(|(i, f)| ConsensusRefusedEvent {
+                index: *i as u64,
+                status: f.status(),
+                reason: f.reason().to_string(),
+                message: f.to_string(),
+            })
+            .collect(),
+    })
 }

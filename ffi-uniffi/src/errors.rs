@@ -167,7 +167,7 @@ impl From<Error> for ConsensusError {
 
 /// Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
 /// [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
-/// plus [`AipError::Randomness`].
+/// plus [`AipError::Randomness`] and [`AipError::Replay`].
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Error)]
 #[uniffi(flat_error)]
 pub enum AipError {
@@ -195,8 +195,12 @@ pub enum AipError {
     /// The operating system's random generator failed (key generation, sealing, message
     /// ids).
     Randomness(String),
+    /// `aip_open_checked` with a replay window: an envelope whose id the window has
+    /// already seen (a duplicate delivery or a replay; acknowledge it, do not process it
+    /// again).
+    Replay(String),
 }
-flat_error!(AipError { Input, Limit, Schema, Signature, Binding, Temporal, Randomness });
+flat_error!(AipError { Input, Limit, Schema, Signature, Binding, Temporal, Randomness, Replay });
 
 impl From<Error> for AipError {
     fn from(e: Error) -> Self {

@@ -17,10 +17,12 @@
 //!   [`session::Session`], [`attestation::generate_attestation`],
 //!   [`attestation::verify_attestation`].
 //! * Consensus: [`consensus`] (revision and Markdown digests, invitation summary, room
-//!   commands and their idempotency key, artifact verification).
+//!   commands and their idempotency key, a room log replayed to its outcome, artifact
+//!   verification).
 //! * AIP: [`aip`] (handles and `did:aip`, DID Documents and route selection,
-//!   [`aip::AipKeyPair`], sealed envelopes, [`aip::AipReplayWindow`], `eddsa-jcs-2022`
-//!   credentials, trust score and ranking).
+//!   [`aip::AipKeyPair`] and the CLI's key files, sealed envelopes (opened with the
+//!   CLI's addressee, freshness and replay checks), [`aip::AipReplayWindow`],
+//!   `eddsa-jcs-2022` credentials, trust score and ranking).
 //!
 //! Times cross the boundary as the foreign platform's timestamp type (Swift `Date`,
 //! Kotlin `java.time.Instant`, Python `datetime`); the core reads no clock.

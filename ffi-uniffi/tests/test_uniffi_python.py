@@ -896,6 +896,121 @@ def test_aip_envelopes_interoperate_with_cli(tmp_path):
     assert (opened.header._from, opened.header.to, opened.header.message_type) == (BOB_DID, ALICE_DID, "aip.reply")
 
 
+EXAMPLES = ROOT / "examples"
+
+
+def cli_run(*args, check=True):
+    cli = os.environ.get("CONCORDIA_CLI", str(ROOT / "target" / "release" / "concordia"))
+    return subprocess.run([cli, *map(str, args)], check=check, capture_output=True, text=True)
+
+
+def test_aip_key_files_are_the_clis(tmp_path):
+    # The example key files were written by `aip keygen --seed`; both constructors read or
+    # make them byte for byte, with the did.
+    text = (EXAMPLES / "aip" / "alice.key.json").read_text()
+    kp = c.AipKeyPair.from_key_file(text)
+    assert kp.did() == "did:aip:aigentix.org:alice" and kp.key_file_json() == text
+    assert c.AipKeyPair.from_keygen_seed(bytes([1] * 32), "did:aip:aigentix.org:alice").key_file_json() == text
+    doc = json.loads((EXAMPLES / "aip" / "alice.doc.json").read_text())
+    assert json.loads(kp.did_document(kp.did(), c.AipRouteMode.RELAY, doc["endpoint"])) == doc
+    out = cli_run("aip", "keygen", "--seed", SEED.hex()).stdout
+    no_did = c.AipKeyPair.from_keygen_seed(SEED, None)
+    assert no_did.did() is None and no_did.key_file_json() == out
+    assert c.AipKeyPair.from_key_file(out).ed25519_seed() == SEED
+    assert no_did.with_did(BOB_DID).did() == BOB_DID and no_did.did() is None
+    with pytest.raises(c.AipError.Schema, match="ed25519_seed_hex"):
+        c.AipKeyPair.from_key_file('{"did": "did:aip:etagi.ru:bob"}')
+    with pytest.raises(c.AipError.Schema, match="x25519_secret_hex"):
+        c.AipKeyPair.from_key_file(json.dumps({"ed25519_seed_hex": SEED.hex()}))
+    with pytest.raises(c.AipError.Input, match="hex"):
+        c.AipKeyPair.from_key_file(json.dumps({"ed25519_seed_hex": "zz", "x25519_secret_hex": SEED.hex()}))
+    with pytest.raises(c.AipError.Input):
+        c.AipKeyPair.from_keygen_seed(b"short", None)
+    with pytest.raises(c.AipError.Input):
+        no_did.with_did("did:web:example.com")
+    with pytest.raises(c.AipError.Input):
+        c.AipKeyPair.from_keygen_seed(SEED, "alice#aigentix.org")
+
+
+def test_aip_open_checks_the_addressee_as_the_cli(tmp_path):
+    alice, bob = aip_keys("alice"), aip_keys("bob")
+    alice_doc, bob_doc = did_doc(ALICE_DID, alice), did_doc(BOB_DID, bob)
+    env = c.aip_seal(alice, bob_doc, seal_header(), '{"offer": 1}')
+    # Bob's keys under Bob's did open it; under another did (same X25519 key) they do not.
+    assert c.aip_open(bob.with_did(BOB_DID), alice_doc, env).body_json == '{"offer":1}'
+    with pytest.raises(c.AipError.Binding):
+        c.aip_open(bob.with_did("did:aip:etagi.ru:carol"), alice_doc, env)
+    # The CLI refuses the same envelope for a key file with that did (exit 1), and opens it
+    # for Bob's own.
+    (tmp_path / "env.json").write_text(env)
+    (tmp_path / "alice.doc.json").write_text(alice_doc)
+    for did, code in ((BOB_DID, 0), ("did:aip:etagi.ru:carol", 1)):
+        (tmp_path / "key.json").write_text(bob.with_did(did).key_file_json())
+        r = cli_run("aip", "open", "--key", tmp_path / "key.json", "--from", tmp_path / "alice.doc.json", "--now", AIP_CREATED, tmp_path / "env.json", check=False)
+        assert r.returncode == code, r.stderr
+
+
+def test_aip_open_checked_freshness_and_replay():
+    alice, bob = aip_keys("alice"), aip_keys("bob").with_did(BOB_DID)
+    alice_doc, bob_doc = did_doc(ALICE_DID, alice), did_doc(BOB_DID, bob)
+    env = c.aip_seal(alice, bob_doc, seal_header(), '{"offer": 2}')
+    opened = c.aip_open_checked(bob, alice_doc, env, AIP_NOW)
+    assert opened == c.aip_open(bob, alice_doc, env)
+    assert c.aip_open_checked(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=600)).body_json == '{"offer":2}'
+    with pytest.raises(c.AipError.Temporal):
+        c.aip_open_checked(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=601))
+    with pytest.raises(c.AipError.Temporal):
+        c.aip_open_checked(bob, alice_doc, env, AIP_NOW - dt.timedelta(seconds=301))
+    w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    # A tampered copy is refused and not remembered.
+    obj = json.loads(env)
+    with pytest.raises(c.AipError.Signature):
+        c.aip_open_checked(bob, alice_doc, json.dumps({**obj, "type": "aip.other"}), AIP_NOW, w)
+    assert w.len() == 0
+    assert c.aip_open_checked(bob, alice_doc, env, AIP_NOW, w) == opened
+    with pytest.raises(c.AipError.Replay, match="replay"):
+        c.aip_open_checked(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=5), w)
+    assert w.contains(obj["id"]) and w.len() == 1
+    with pytest.raises(c.AipError.Binding):
+        c.aip_open_checked(bob.with_did("did:aip:etagi.ru:carol"), alice_doc, env, AIP_NOW)
+
+
+def test_aip_vc_verify_proof():
+    issuer = aip_keys("registry").signing_key()
+    did = c.aip_did_key(issuer)
+    signed = c.aip_vc_issue(issuer, credential(did), "2026-01-01T00:00:00Z")
+    p = c.aip_vc_verify_proof(signed)
+    assert p == c.AipProofVerified(verification_method=json.loads(signed)["proof"]["verificationMethod"], public_key=issuer.public_key())
+    # The proof alone: an issuer that is not the signer is not checked here.
+    other = json.loads(credential(did))
+    tampered = json.loads(signed)
+    tampered["validFrom"] = "2026-01-02T00:00:00Z"
+    with pytest.raises(c.AipError.Signature):
+        c.aip_vc_verify_proof(json.dumps(tampered))
+    with pytest.raises(c.AipError.Schema):
+        c.aip_vc_verify_proof(json.dumps(other))
+
+
+def test_consensus_room_outcome_matches_cli(tmp_path):
+    room = json.loads((EXAMPLES / "consensus" / "room.json").read_text())
+    stale = json.loads(json.dumps(room))
+    stale["events"][3]["digest"] = "0" * 64
+    stale["events"].append({"participant": "ghost", "action": "agree", "body": "", "revision": 1, "digest": room["digest"], "at": "2026-09-06T12:08:00Z"})
+    stale["events"].append({"participant": "dana", "action": "agree"})
+    for r, now in ((room, "2026-09-07T00:00:00Z"), (dict(room, events=room["events"][:2]), "2026-09-11T00:00:00Z"), (stale, "2026-09-07T00:00:00Z")):
+        (tmp_path / "room.json").write_text(json.dumps(r))
+        out = cli_run("consensus", "outcome", tmp_path / "room.json", "--now", now)
+        got = c.consensus_room_outcome(json.dumps(r), dt.datetime.fromisoformat(now.replace("Z", "+00:00")))
+        assert got.outcome.name.lower() == out.stdout.strip()
+        assert [f"event {e.index}: {e.message}" for e in got.refused] == [l for l in out.stderr.splitlines() if l.startswith("event ")]
+    assert got.refused[0] == c.ConsensusRefusedEvent(index=3, status=409, reason="stale_digest", message="409 stale_digest")
+    assert got.outcome == c.ConsensusOutcome.PENDING and got.accepted == 3
+    with pytest.raises(c.ConsensusError.Schema):
+        c.consensus_room_outcome(json.dumps(dict(room, events={})), AIP_NOW)
+    with pytest.raises(c.ConsensusError.Input):
+        c.consensus_room_outcome("[", AIP_NOW)
+
+
 def test_aip_replay_window():
     w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     assert w.capacity() == 1024 and w.len() == 0 and w.is_empty()
@@ -1092,7 +1207,7 @@ def test_every_error_variant_is_exercised():
         c.SignatureError: {"InvalidSignature", "Encoding", "Schema", "Json", "InvalidArgument", "Randomness"},
         c.ProtocolError: {"Input", "Limit", "Schema", "Signature", "Digest", "Binding", "Temporal", "Privacy", "Transition"},
         c.ConsensusError: {"Input", "Limit", "Schema", "Digest", "Binding", "Privacy", "Transition"},
-        c.AipError: {"Input", "Limit", "Schema", "Signature", "Binding", "Temporal", "Randomness"},
+        c.AipError: {"Input", "Limit", "Schema", "Signature", "Binding", "Temporal", "Randomness", "Replay"},
     }
     for enum, variants in expected.items():
         exported = {n for n, v in vars(enum).items() if isinstance(v, type) and issubclass(v, enum)}

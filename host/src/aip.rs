@@ -25,9 +25,13 @@
 //! ```
 
 use concordia_core::aip::did;
+use concordia_core::aip::envelope::Envelope;
+use concordia_core::aip::handle::Handle;
 use concordia_core::aip::hpke::{self, X25519SecretKey};
+use concordia_core::aip::replay::{self, IdSlot, ReplayWindow, TimeSlot, Verdict};
 use concordia_core::json::Value;
 use concordia_core::sign::KeyPair;
+use concordia_core::time::Timestamp;
 use concordia_core::{did_key, digest, encoding, jcs, Error, Result};
 
 use crate::{Nodes, VecRefSink};
@@ -194,6 +198,51 @@ pub fn default_type<'a>(message: Value<'a>) -> &'a str {
 /// registry domain, `https://hub.<domain>/relay/<name>` (what `concordia aip keygen
 /// --doc` writes).
 #[must_use]
-pub fn default_endpoint(subject: &concordia_core::aip::handle::Handle) -> String {
+pub fn default_endpoint(subject: &Handle) -> String {
     format!("https://hub.{}/relay/{}", subject.domain(), subject.name())
+}
+
+/// What [`open_checked`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opened {
+    /// The body, as sealed.
+    Body(Vec<u8>),
+    /// The envelope verified and opened, but the window had already seen its id: a
+    /// duplicate delivery or a replay (not processed again).
+    Duplicate,
+}
+
+/// The recipient's checks of `concordia aip open`, in its order: the signature under the
+/// sender's DID Document ([`Envelope::verify_from`]), the addressee when the recipient
+/// knows its own DID ([`Envelope::check_to`]), the body opens with the recipient's X25519
+/// key; then freshness at `now` ([`replay::check_fresh`]) or, with a replay window, the
+/// window's check (which also checks freshness, and remembers only an envelope that got
+/// this far).
+///
+/// # Errors
+/// The core's: `Signature`, `Binding` (another sender or addressee), `Temporal`, `Limit`.
+pub fn open_checked<T: AsMut<[IdSlot]> + AsRef<[IdSlot]>, H: AsMut<[TimeSlot]> + AsRef<[TimeSlot]>>(
+    env: &Envelope<'_>,
+    sender: &did::DidDocument<'_>,
+    secret: &X25519SecretKey,
+    me: Option<&Handle>,
+    now: Timestamp,
+    window: Option<&mut ReplayWindow<T, H>>,
+) -> Result<Opened> {
+    env.verify_from(sender)?;
+    if let Some(me) = me {
+        env.check_to(me)?;
+    }
+    let mut out = crate::try_filled(env.sealed_len(), 0u8)?;
+    let n = env.open(secret, &mut out)?;
+    out.truncate(n);
+    match window {
+        None => replay::check_fresh(env.created, now)?,
+        Some(w) => {
+            if w.check(env.id, env.created, now)? == Verdict::Duplicate {
+                return Ok(Opened::Duplicate);
+            }
+        }
+    }
+    Ok(Opened::Body(out))
 }

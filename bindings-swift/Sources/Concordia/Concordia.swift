@@ -465,6 +465,22 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
+    typealias FfiType = UInt16
+    typealias SwiftType = UInt16
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt16 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
     typealias FfiType = UInt32
     typealias SwiftType = UInt32
@@ -652,6 +668,11 @@ fileprivate struct FfiConverterTimestamp: FfiConverterRustBuffer {
 public protocol AipKeyPairProtocol: AnyObject, Sendable {
     
     /**
+     * The agent's own `did:aip`, if known.
+     */
+    func did()  -> String?
+    
+    /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
      * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
      * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
@@ -680,10 +701,22 @@ public protocol AipKeyPairProtocol: AnyObject, Sendable {
     func ed25519Seed()  -> Data
     
     /**
+     * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
+     * It holds both secrets.
+     */
+    func keyFileJson() throws  -> String
+    
+    /**
      * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
      * [`aip_vc_issue`]).
      */
     func signingKey()  -> KeyPair
+    
+    /**
+     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * envelope is addressed to it.
+     */
+    func withDid(did: String) throws  -> AipKeyPair
     
     /**
      * The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
@@ -759,6 +792,34 @@ open class AipKeyPair: AipKeyPairProtocol, @unchecked Sendable {
 
     
     /**
+     * The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
+     * `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+     * checks envelopes against).
+     */
+public static func fromKeyFile(keyFileJson: String)throws  -> AipKeyPair  {
+    return try  FfiConverterTypeAipKeyPair_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_key_file(
+        FfiConverterString.lower(keyFileJson),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The keys `concordia aip keygen --seed <hex of seed>` makes from one 32-byte seed
+     * (for tests and examples only), with the agent's `did` when given.
+     */
+public static func fromKeygenSeed(seed: Data, did: String?)throws  -> AipKeyPair  {
+    return try  FfiConverterTypeAipKeyPair_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_keygen_seed(
+        FfiConverterData.lower(seed),
+        FfiConverterOptionString.lower(did),uniffiCallStatus
+    )
+})
+}
+    
+    /**
      * The key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
      * `ed25519_seed_hex` and `x25519_secret_hex` of a `concordia aip keygen` key file).
      */
@@ -786,6 +847,18 @@ public static func generate()throws  -> AipKeyPair  {
 }
     
 
+    
+    /**
+     * The agent's own `did:aip`, if known.
+     */
+open func did() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_did(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
     
     /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
@@ -854,6 +927,19 @@ open func ed25519Seed() -> Data  {
 }
     
     /**
+     * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
+     * It holds both secrets.
+     */
+open func keyFileJson()throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_key_file_json(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
      * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
      * [`aip_vc_issue`]).
      */
@@ -862,6 +948,20 @@ open func signingKey() -> KeyPair  {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_method_aipkeypair_signing_key(
             self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * envelope is addressed to it.
+     */
+open func withDid(did: String)throws  -> AipKeyPair  {
+    return try  FfiConverterTypeAipKeyPair_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipkeypair_with_did(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(did),uniffiCallStatus
     )
 })
 }
@@ -2668,6 +2768,75 @@ public func FfiConverterTypeAipOpened_lower(_ value: AipOpened) -> RustBuffer {
 
 
 /**
+ * A credential proof that verified on its own.
+ */
+public struct AipProofVerified: Equatable, Hashable {
+    /**
+     * The proof's `verificationMethod` (a `did:key` URL).
+     */
+    public var verificationMethod: String
+    /**
+     * The 32-byte Ed25519 key that signed.
+     */
+    public var publicKey: Data
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The proof's `verificationMethod` (a `did:key` URL).
+         */verificationMethod: String, 
+        /**
+         * The 32-byte Ed25519 key that signed.
+         */publicKey: Data) {
+        self.verificationMethod = verificationMethod
+        self.publicKey = publicKey
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AipProofVerified: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAipProofVerified: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AipProofVerified {
+        return
+            try AipProofVerified(
+                verificationMethod: FfiConverterString.read(from: &buf), 
+                publicKey: FfiConverterData.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AipProofVerified, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.verificationMethod, into: &buf)
+        FfiConverterData.write(value.publicKey, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipProofVerified_lift(_ buf: RustBuffer) throws -> AipProofVerified {
+    return try FfiConverterTypeAipProofVerified.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAipProofVerified_lower(_ value: AipProofVerified) -> RustBuffer {
+    return FfiConverterTypeAipProofVerified.lower(value)
+}
+
+
+/**
  * A ranked result.
  */
 public struct AipRanked: Equatable, Hashable {
@@ -3192,6 +3361,178 @@ public func FfiConverterTypeConsensusCommand_lift(_ buf: RustBuffer) throws -> C
 #endif
 public func FfiConverterTypeConsensusCommand_lower(_ value: ConsensusCommand) -> RustBuffer {
     return FfiConverterTypeConsensusCommand.lower(value)
+}
+
+
+/**
+ * A room event the room refused.
+ */
+public struct ConsensusRefusedEvent: Equatable, Hashable {
+    /**
+     * Its index in the log's `events`.
+     */
+    public var index: UInt64
+    /**
+     * The venue's HTTP status: 400, 404 or 409.
+     */
+    public var status: UInt16
+    /**
+     * A stable reason word (`bad_request`, `not_found`, `closed`, `expired`,
+     * `stale_digest`, `duplicate_decision`, `event_limit`, `idempotency_conflict`,
+     * `capacity`).
+     */
+    public var reason: String
+    /**
+     * The refusal as `concordia consensus outcome` reports it (`409 stale_digest`).
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Its index in the log's `events`.
+         */index: UInt64, 
+        /**
+         * The venue's HTTP status: 400, 404 or 409.
+         */status: UInt16, 
+        /**
+         * A stable reason word (`bad_request`, `not_found`, `closed`, `expired`,
+         * `stale_digest`, `duplicate_decision`, `event_limit`, `idempotency_conflict`,
+         * `capacity`).
+         */reason: String, 
+        /**
+         * The refusal as `concordia consensus outcome` reports it (`409 stale_digest`).
+         */message: String) {
+        self.index = index
+        self.status = status
+        self.reason = reason
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ConsensusRefusedEvent: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConsensusRefusedEvent: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConsensusRefusedEvent {
+        return
+            try ConsensusRefusedEvent(
+                index: FfiConverterUInt64.read(from: &buf), 
+                status: FfiConverterUInt16.read(from: &buf), 
+                reason: FfiConverterString.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ConsensusRefusedEvent, into buf: inout [UInt8]) {
+        FfiConverterUInt64.write(value.index, into: &buf)
+        FfiConverterUInt16.write(value.status, into: &buf)
+        FfiConverterString.write(value.reason, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusRefusedEvent_lift(_ buf: RustBuffer) throws -> ConsensusRefusedEvent {
+    return try FfiConverterTypeConsensusRefusedEvent.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusRefusedEvent_lower(_ value: ConsensusRefusedEvent) -> RustBuffer {
+    return FfiConverterTypeConsensusRefusedEvent.lower(value)
+}
+
+
+/**
+ * A room log replayed to its outcome.
+ */
+public struct ConsensusRoomOutcome: Equatable, Hashable {
+    /**
+     * The outcome at `now`.
+     */
+    public var outcome: ConsensusOutcome
+    /**
+     * Events in the room's log (an exact replay of an event adds none).
+     */
+    public var accepted: UInt64
+    /**
+     * The events the room refused, in log order.
+     */
+    public var refused: [ConsensusRefusedEvent]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The outcome at `now`.
+         */outcome: ConsensusOutcome, 
+        /**
+         * Events in the room's log (an exact replay of an event adds none).
+         */accepted: UInt64, 
+        /**
+         * The events the room refused, in log order.
+         */refused: [ConsensusRefusedEvent]) {
+        self.outcome = outcome
+        self.accepted = accepted
+        self.refused = refused
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ConsensusRoomOutcome: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConsensusRoomOutcome: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConsensusRoomOutcome {
+        return
+            try ConsensusRoomOutcome(
+                outcome: FfiConverterTypeConsensusOutcome.read(from: &buf), 
+                accepted: FfiConverterUInt64.read(from: &buf), 
+                refused: FfiConverterSequenceTypeConsensusRefusedEvent.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ConsensusRoomOutcome, into buf: inout [UInt8]) {
+        FfiConverterTypeConsensusOutcome.write(value.outcome, into: &buf)
+        FfiConverterUInt64.write(value.accepted, into: &buf)
+        FfiConverterSequenceTypeConsensusRefusedEvent.write(value.refused, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusRoomOutcome_lift(_ buf: RustBuffer) throws -> ConsensusRoomOutcome {
+    return try FfiConverterTypeConsensusRoomOutcome.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusRoomOutcome_lower(_ value: ConsensusRoomOutcome) -> RustBuffer {
+    return FfiConverterTypeConsensusRoomOutcome.lower(value)
 }
 
 
@@ -3975,7 +4316,7 @@ public func FfiConverterTypeTranscriptSummary_lower(_ value: TranscriptSummary) 
 /**
  * Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
  * [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
- * plus [`AipError::Randomness`].
+ * plus [`AipError::Randomness`] and [`AipError::Replay`].
  */
 public 
 enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
@@ -4026,6 +4367,13 @@ enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      * ids).
      */
     case Randomness(message: String)
+    
+    /**
+     * `aip_open_checked` with a replay window: an envelope whose id the window has
+     * already seen (a duplicate delivery or a replay; acknowledge it, do not process it
+     * again).
+     */
+    case Replay(message: String)
     
 
     
@@ -4084,6 +4432,10 @@ public struct FfiConverterTypeAipError: FfiConverterRustBuffer {
             message: try FfiConverterString.read(from: &buf)
         )
         
+        case 8: return .Replay(
+            message: try FfiConverterString.read(from: &buf)
+        )
+        
 
         default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -4109,6 +4461,8 @@ public struct FfiConverterTypeAipError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(6))
         case .Randomness(_ /* message is ignored*/):
             writeInt(&buf, Int32(7))
+        case .Replay(_ /* message is ignored*/):
+            writeInt(&buf, Int32(8))
 
         
         }
@@ -5825,6 +6179,30 @@ fileprivate struct FfiConverterOptionTimestamp: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeAipReplayWindow: FfiConverterRustBuffer {
+    typealias SwiftType = AipReplayWindow?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeAipReplayWindow.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeAipReplayWindow.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeTiming: FfiConverterRustBuffer {
     typealias SwiftType = Timing?
 
@@ -5990,6 +6368,31 @@ fileprivate struct FfiConverterSequenceTypeAipRanked: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeAipRanked.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeConsensusRefusedEvent: FfiConverterRustBuffer {
+    typealias SwiftType = [ConsensusRefusedEvent]
+
+    public static func write(_ value: [ConsensusRefusedEvent], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeConsensusRefusedEvent.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ConsensusRefusedEvent] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ConsensusRefusedEvent]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeConsensusRefusedEvent.read(from: &buf))
         }
         return seq
     }
@@ -6176,8 +6579,10 @@ public func aipNewMessageId()throws  -> String  {
 }
 /**
  * Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
- * then opens its body with `recipient`'s X25519 key. The caller compares `header.to`
- * with its own DID and runs the replay check.
+ * checks that it is addressed to `recipient`'s own DID when the key pair knows it (a key
+ * file's `did`, or [`AipKeyPair::with_did`]; `Binding` otherwise), as `concordia aip open`
+ * does, then opens its body with `recipient`'s X25519 key. Freshness and replay are the
+ * caller's ([`AipReplayWindow::check`]), or use [`aip_open_checked`].
  */
 public func aipOpen(recipient: AipKeyPair, senderDidDocumentJson: String, envelopeJson: String)throws  -> AipOpened  {
     return try  FfiConverterTypeAipOpened_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
@@ -6186,6 +6591,26 @@ public func aipOpen(recipient: AipKeyPair, senderDidDocumentJson: String, envelo
         FfiConverterTypeAipKeyPair_lower(recipient),
         FfiConverterString.lower(senderDidDocumentJson),
         FfiConverterString.lower(envelopeJson),uniffiCallStatus
+    )
+})
+}
+/**
+ * Every recipient check of `concordia aip open`, in its order
+ * (`concordia_host::aip::open_checked`): the signature under the sender's DID Document,
+ * the addressee when `recipient` knows its DID, the body opens; then freshness at `now`
+ * (`created_at` at most 300 s ahead, 600 s old; `Temporal`) or, with a `window`, its
+ * replay check: an id it has seen is `Replay` (the window remembers only envelopes that
+ * verified and opened).
+ */
+public func aipOpenChecked(recipient: AipKeyPair, senderDidDocumentJson: String, envelopeJson: String, now: Date, window: AipReplayWindow? = nil)throws  -> AipOpened  {
+    return try  FfiConverterTypeAipOpened_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_open_checked(
+        FfiConverterTypeAipKeyPair_lower(recipient),
+        FfiConverterString.lower(senderDidDocumentJson),
+        FfiConverterString.lower(envelopeJson),
+        FfiConverterTimestamp.lower(now),
+        FfiConverterOptionTypeAipReplayWindow.lower(window),uniffiCallStatus
     )
 })
 }
@@ -6353,6 +6778,19 @@ public func aipVcVerify(credentialJson: String, anchors: [String]? = nil, revoke
 })
 }
 /**
+ * Verifies the `eddsa-jcs-2022` proof of a credential alone (its `did:key` signature),
+ * without the issuer binding, anchors, revocation or validity period (`concordia aip vc
+ * verify --proof-only`).
+ */
+public func aipVcVerifyProof(credentialJson: String)throws  -> AipProofVerified  {
+    return try  FfiConverterTypeAipProofVerified_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_aip_vc_verify_proof(
+        FfiConverterString.lower(credentialJson),uniffiCallStatus
+    )
+})
+}
+/**
  * Verifies an envelope against the sender's DID Document: `from` must be its `id` and
  * `sig` must verify under one of its Ed25519 keys. Returns the header.
  */
@@ -6457,6 +6895,21 @@ public func consensusRevisionDigest(canonicalRevisionJson: String)throws  -> Str
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_func_consensus_revision_digest(
         FfiConverterString.lower(canonicalRevisionJson),uniffiCallStatus
+    )
+})
+}
+/**
+ * Loads a room document (`{revision, digest, deadline, roster, events}` JSON text), runs
+ * each event through the core's room model (`concordia_host::consensus::replay_room`)
+ * and reports the outcome at `now` with every refused event, as `concordia consensus
+ * outcome` does.
+ */
+public func consensusRoomOutcome(roomJson: String, now: Date)throws  -> ConsensusRoomOutcome  {
+    return try  FfiConverterTypeConsensusRoomOutcome_lift(try rustCallWithError(FfiConverterTypeConsensusError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_consensus_room_outcome(
+        FfiConverterString.lower(roomJson),
+        FfiConverterTimestamp.lower(now),uniffiCallStatus
     )
 })
 }
@@ -6651,7 +7104,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_aip_new_message_id() != 39158) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_aip_open() != 55359) {
+    if (uniffi_concordia_uniffi_checksum_func_aip_open() != 22546) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_aip_open_checked() != 1597) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() != 60883) {
@@ -6690,6 +7146,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_aip_vc_verify() != 40555) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_func_aip_vc_verify_proof() != 38733) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_func_aip_verify_envelope() != 44859) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -6712,6 +7171,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_consensus_revision_digest() != 2862) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_func_consensus_room_outcome() != 34528) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_consensus_validate_invitation() != 10643) {
@@ -6747,6 +7209,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_verify_transcript_file() != 38046) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did() != 25457) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() != 16518) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -6762,7 +7227,13 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed() != 23583) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() != 10474) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() != 11401) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_with_did() != 55937) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase() != 34957) {
@@ -6874,6 +7345,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_transcriptverifier_push() != 48686) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_key_file() != 2064) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_keygen_seed() != 60844) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_seeds() != 51755) {

@@ -691,6 +691,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_open(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_open_checked(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_parse_did_document(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_parse_envelope(
@@ -715,6 +717,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_vc_verify(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_aip_vc_verify_proof(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_verify_envelope(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_generate_attestation(
@@ -730,6 +734,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_concordia_uniffi_checksum_func_consensus_parse_invitation(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_consensus_revision_digest(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_consensus_room_outcome(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_consensus_validate_invitation(
     ): Int
@@ -753,6 +759,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_verify_transcript_file(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key(
@@ -763,7 +771,11 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_with_did(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase(
     ): Int
@@ -839,6 +851,10 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_transcriptverifier_push(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_key_file(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_keygen_seed(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_seeds(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_aipkeypair_generate(
@@ -877,10 +893,16 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_concordia_uniffi_fn_free_aipkeypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_key_file(`keyFileJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_keygen_seed(`seed`: RustBuffer.ByValue,`did`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_seeds(`ed25519Seed`: RustBuffer.ByValue,`x25519Secret`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_concordia_uniffi_fn_constructor_aipkeypair_generate(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_did(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_method_aipkeypair_did_document(`ptr`: Long,`did`: RustBuffer.ByValue,`routeMode`: RustBuffer.ByValue,`endpoint`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_method_aipkeypair_did_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -891,7 +913,11 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_method_aipkeypair_ed25519_seed(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_key_file_json(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_method_aipkeypair_signing_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_aipkeypair_with_did(`ptr`: Long,`did`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_concordia_uniffi_fn_method_aipkeypair_x25519_multibase(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1009,6 +1035,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_open(`recipient`: Long,`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_open_checked(`recipient`: Long,`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,`window`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_parse_did_document(`didDocumentJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_parse_envelope(`envelopeJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1033,6 +1061,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_vc_verify(`credentialJson`: RustBuffer.ByValue,`anchors`: RustBuffer.ByValue,`revoked`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_aip_vc_verify_proof(`credentialJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_verify_envelope(`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_generate_attestation(`session`: Long,`params`: RustBuffer.ByValue,`signers`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1048,6 +1078,8 @@ internal object UniffiLib {
     external fun uniffi_concordia_uniffi_fn_func_consensus_parse_invitation(`email`: RustBuffer.ByValue,`origin`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_consensus_revision_digest(`canonicalRevisionJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_consensus_room_outcome(`roomJson`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_consensus_validate_invitation(`email`: RustBuffer.ByValue,`origin`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1211,7 +1243,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_new_message_id() and 0xFFFF) != 39158) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open() and 0xFFFF) != 55359) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open() and 0xFFFF) != 22546) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open_checked() and 0xFFFF) != 1597) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() and 0xFFFF) != 60883) {
@@ -1250,6 +1285,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_verify() and 0xFFFF) != 40555) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_verify_proof() and 0xFFFF) != 38733) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_verify_envelope() and 0xFFFF) != 44859) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1272,6 +1310,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_revision_digest() and 0xFFFF) != 2862) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_room_outcome() and 0xFFFF) != 34528) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_validate_invitation() and 0xFFFF) != 10643) {
@@ -1307,6 +1348,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript_file() and 0xFFFF) != 38046) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did() and 0xFFFF) != 25457) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() and 0xFFFF) != 16518) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1322,7 +1366,13 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed() and 0xFFFF) != 23583) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() and 0xFFFF) != 10474) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() and 0xFFFF) != 11401) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_with_did() and 0xFFFF) != 55937) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase() and 0xFFFF) != 34957) {
@@ -1434,6 +1484,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_transcriptverifier_push() and 0xFFFF) != 48686) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_key_file() and 0xFFFF) != 2064) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_keygen_seed() and 0xFFFF) != 60844) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_seeds() and 0xFFFF) != 51755) {
@@ -1612,6 +1668,33 @@ private class JavaLangRefCleanable(
     val cleanable: java.lang.ref.Cleaner.Cleanable
 ) : UniffiCleaner.Cleanable {
     override fun clean() = cleanable.clean()
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterUShort: FfiConverter<UShort, Short> {
+    override fun lift(value: Short): UShort {
+        return value.toUShort()
+    }
+
+    fun lift(value: Int): UShort {
+        return value.toUShort()
+    }
+
+    override fun read(buf: ByteBuffer): UShort {
+        return lift(buf.getShort())
+    }
+
+    override fun lower(value: UShort): Short {
+        return value.toShort()
+    }
+
+    override fun allocationSize(value: UShort) = 2UL
+
+    override fun write(value: UShort, buf: ByteBuffer) {
+        buf.putShort(value.toShort())
+    }
 }
 
 /**
@@ -1929,6 +2012,11 @@ public object FfiConverterTimestamp: FfiConverterRustBuffer<java.time.Instant> {
 public interface AipKeyPairInterface {
     
     /**
+     * The agent's own `did:aip`, if known.
+     */
+    fun `did`(): kotlin.String?
+    
+    /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
      * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
      * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
@@ -1957,10 +2045,22 @@ public interface AipKeyPairInterface {
     fun `ed25519Seed`(): kotlin.ByteArray
     
     /**
+     * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
+     * It holds both secrets.
+     */
+    fun `keyFileJson`(): kotlin.String
+    
+    /**
      * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
      * [`aip_vc_issue`]).
      */
     fun `signingKey`(): KeyPair
+    
+    /**
+     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * envelope is addressed to it.
+     */
+    fun `withDid`(`did`: kotlin.String): AipKeyPair
     
     /**
      * The X25519 public key as a multikey (`z6LS...`), a `keyAgreement`'s
@@ -2089,6 +2189,22 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
 
     
     /**
+     * The agent's own `did:aip`, if known.
+     */override fun `did`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_did(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
      * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
      * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
@@ -2176,6 +2292,24 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
 
     
     /**
+     * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
+     * It holds both secrets.
+     */
+    @Throws(AipException::class)override fun `keyFileJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_key_file_json(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
      * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
      * [`aip_vc_issue`]).
      */override fun `signingKey`(): KeyPair {
@@ -2185,6 +2319,25 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
     UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_signing_key(
         it,
         _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * envelope is addressed to it.
+     */
+    @Throws(AipException::class)override fun `withDid`(`did`: kotlin.String): AipKeyPair {
+            return FfiConverterTypeAipKeyPair.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipkeypair_with_did(
+        it,
+        
+        FfiConverterString.lower(`did`),_status)
 }
     }
     )
@@ -2247,6 +2400,42 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
 
     
     companion object {
+        
+    /**
+     * The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
+     * `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+     * checks envelopes against).
+     */
+    @Throws(AipException::class) fun `fromKeyFile`(`keyFileJson`: kotlin.String): AipKeyPair {
+            return FfiConverterTypeAipKeyPair.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_key_file(
+    
+        
+        FfiConverterString.lower(`keyFileJson`),_status)
+}
+    )
+    }
+    
+
+        
+    /**
+     * The keys `concordia aip keygen --seed <hex of seed>` makes from one 32-byte seed
+     * (for tests and examples only), with the agent's `did` when given.
+     */
+    @Throws(AipException::class) fun `fromKeygenSeed`(`seed`: kotlin.ByteArray, `did`: kotlin.String?): AipKeyPair {
+            return FfiConverterTypeAipKeyPair.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_aipkeypair_from_keygen_seed(
+    
+        
+        FfiConverterByteArray.lower(`seed`),
+        FfiConverterOptionalString.lower(`did`),_status)
+}
+    )
+    }
+    
+
         
     /**
      * The key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
@@ -4562,6 +4751,53 @@ public object FfiConverterTypeAipOpened: FfiConverterRustBuffer<AipOpened> {
 
 
 /**
+ * A credential proof that verified on its own.
+ */
+data class AipProofVerified (
+    /**
+     * The proof's `verificationMethod` (a `did:key` URL).
+     */
+    var `verificationMethod`: kotlin.String
+    , 
+    /**
+     * The 32-byte Ed25519 key that signed.
+     */
+    var `publicKey`: kotlin.ByteArray
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAipProofVerified: FfiConverterRustBuffer<AipProofVerified> {
+    override fun read(buf: ByteBuffer): AipProofVerified {
+        return AipProofVerified(
+            FfiConverterString.read(buf),
+            FfiConverterByteArray.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AipProofVerified) = (
+            FfiConverterString.allocationSize(value.`verificationMethod`) +
+            FfiConverterByteArray.allocationSize(value.`publicKey`)
+    )
+
+    override fun write(value: AipProofVerified, buf: ByteBuffer) {
+            FfiConverterString.write(value.`verificationMethod`, buf)
+            FfiConverterByteArray.write(value.`publicKey`, buf)
+    }
+}
+
+
+
+/**
  * A ranked result.
  */
 data class AipRanked (
@@ -4928,6 +5164,126 @@ public object FfiConverterTypeConsensusCommand: FfiConverterRustBuffer<Consensus
             FfiConverterULong.write(value.`revision`, buf)
             FfiConverterString.write(value.`wireBody`, buf)
             FfiConverterString.write(value.`idempotencyKey`, buf)
+    }
+}
+
+
+
+/**
+ * A room event the room refused.
+ */
+data class ConsensusRefusedEvent (
+    /**
+     * Its index in the log's `events`.
+     */
+    var `index`: kotlin.ULong
+    , 
+    /**
+     * The venue's HTTP status: 400, 404 or 409.
+     */
+    var `status`: kotlin.UShort
+    , 
+    /**
+     * A stable reason word (`bad_request`, `not_found`, `closed`, `expired`,
+     * `stale_digest`, `duplicate_decision`, `event_limit`, `idempotency_conflict`,
+     * `capacity`).
+     */
+    var `reason`: kotlin.String
+    , 
+    /**
+     * The refusal as `concordia consensus outcome` reports it (`409 stale_digest`).
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeConsensusRefusedEvent: FfiConverterRustBuffer<ConsensusRefusedEvent> {
+    override fun read(buf: ByteBuffer): ConsensusRefusedEvent {
+        return ConsensusRefusedEvent(
+            FfiConverterULong.read(buf),
+            FfiConverterUShort.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ConsensusRefusedEvent) = (
+            FfiConverterULong.allocationSize(value.`index`) +
+            FfiConverterUShort.allocationSize(value.`status`) +
+            FfiConverterString.allocationSize(value.`reason`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: ConsensusRefusedEvent, buf: ByteBuffer) {
+            FfiConverterULong.write(value.`index`, buf)
+            FfiConverterUShort.write(value.`status`, buf)
+            FfiConverterString.write(value.`reason`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * A room log replayed to its outcome.
+ */
+data class ConsensusRoomOutcome (
+    /**
+     * The outcome at `now`.
+     */
+    var `outcome`: ConsensusOutcome
+    , 
+    /**
+     * Events in the room's log (an exact replay of an event adds none).
+     */
+    var `accepted`: kotlin.ULong
+    , 
+    /**
+     * The events the room refused, in log order.
+     */
+    var `refused`: List<ConsensusRefusedEvent>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeConsensusRoomOutcome: FfiConverterRustBuffer<ConsensusRoomOutcome> {
+    override fun read(buf: ByteBuffer): ConsensusRoomOutcome {
+        return ConsensusRoomOutcome(
+            FfiConverterTypeConsensusOutcome.read(buf),
+            FfiConverterULong.read(buf),
+            FfiConverterSequenceTypeConsensusRefusedEvent.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ConsensusRoomOutcome) = (
+            FfiConverterTypeConsensusOutcome.allocationSize(value.`outcome`) +
+            FfiConverterULong.allocationSize(value.`accepted`) +
+            FfiConverterSequenceTypeConsensusRefusedEvent.allocationSize(value.`refused`)
+    )
+
+    override fun write(value: ConsensusRoomOutcome, buf: ByteBuffer) {
+            FfiConverterTypeConsensusOutcome.write(value.`outcome`, buf)
+            FfiConverterULong.write(value.`accepted`, buf)
+            FfiConverterSequenceTypeConsensusRefusedEvent.write(value.`refused`, buf)
     }
 }
 
@@ -5502,7 +5858,7 @@ public object FfiConverterTypeTranscriptSummary: FfiConverterRustBuffer<Transcri
 /**
  * Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
  * [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
- * plus [`AipError::Randomness`].
+ * plus [`AipError::Randomness`] and [`AipError::Replay`].
  */
 sealed class AipException(message: String): kotlin.Exception(message) {
         
@@ -5551,6 +5907,13 @@ sealed class AipException(message: String): kotlin.Exception(message) {
      */
         class Randomness(message: String) : AipException(message)
         
+    /**
+     * `aip_open_checked` with a replay window: an envelope whose id the window has
+     * already seen (a duplicate delivery or a replay; acknowledge it, do not process it
+     * again).
+     */
+        class Replay(message: String) : AipException(message)
+        
 
     companion object ErrorHandler : UniffiRustCallStatusErrorHandler<AipException> {
         override fun lift(error_buf: RustBuffer.ByValue): AipException = FfiConverterTypeAipError.lift(error_buf)
@@ -5571,6 +5934,7 @@ public object FfiConverterTypeAipError : FfiConverterRustBuffer<AipException> {
             5 -> AipException.Binding(FfiConverterString.read(buf))
             6 -> AipException.Temporal(FfiConverterString.read(buf))
             7 -> AipException.Randomness(FfiConverterString.read(buf))
+            8 -> AipException.Replay(FfiConverterString.read(buf))
             else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
         }
         
@@ -5608,6 +5972,10 @@ public object FfiConverterTypeAipError : FfiConverterRustBuffer<AipException> {
             }
             is AipException.Randomness -> {
                 buf.putInt(7)
+                Unit
+            }
+            is AipException.Replay -> {
+                buf.putInt(8)
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
@@ -6857,6 +7225,38 @@ public object FfiConverterOptionalTimestamp: FfiConverterRustBuffer<java.time.In
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeAipReplayWindow: FfiConverterRustBuffer<AipReplayWindow?> {
+    override fun read(buf: ByteBuffer): AipReplayWindow? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeAipReplayWindow.read(buf)
+    }
+
+    override fun allocationSize(value: AipReplayWindow?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeAipReplayWindow.allocationSize(value)
+        }
+    }
+
+    override fun write(value: AipReplayWindow?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeAipReplayWindow.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeTiming: FfiConverterRustBuffer<Timing?> {
     override fun read(buf: ByteBuffer): Timing? {
         if (buf.get().toInt() == 0) {
@@ -7051,6 +7451,34 @@ public object FfiConverterSequenceTypeAipRanked: FfiConverterRustBuffer<List<Aip
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeAipRanked.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeConsensusRefusedEvent: FfiConverterRustBuffer<List<ConsensusRefusedEvent>> {
+    override fun read(buf: ByteBuffer): List<ConsensusRefusedEvent> {
+        val len = buf.getInt()
+        return List<ConsensusRefusedEvent>(len) {
+            FfiConverterTypeConsensusRefusedEvent.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<ConsensusRefusedEvent>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeConsensusRefusedEvent.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<ConsensusRefusedEvent>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeConsensusRefusedEvent.write(it, buf)
         }
     }
 }
@@ -7274,8 +7702,10 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
 
         /**
          * Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
-         * then opens its body with `recipient`'s X25519 key. The caller compares `header.to`
-         * with its own DID and runs the replay check.
+         * checks that it is addressed to `recipient`'s own DID when the key pair knows it (a key
+         * file's `did`, or [`AipKeyPair::with_did`]; `Binding` otherwise), as `concordia aip open`
+         * does, then opens its body with `recipient`'s X25519 key. Freshness and replay are the
+         * caller's ([`AipReplayWindow::check`]), or use [`aip_open_checked`].
          */
     @Throws(AipException::class) fun `aipOpen`(`recipient`: AipKeyPair, `senderDidDocumentJson`: kotlin.String, `envelopeJson`: kotlin.String): AipOpened {
             return FfiConverterTypeAipOpened.lift(
@@ -7286,6 +7716,30 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
         FfiConverterTypeAipKeyPair.lower(`recipient`),
         FfiConverterString.lower(`senderDidDocumentJson`),
         FfiConverterString.lower(`envelopeJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Every recipient check of `concordia aip open`, in its order
+         * (`concordia_host::aip::open_checked`): the signature under the sender's DID Document,
+         * the addressee when `recipient` knows its DID, the body opens; then freshness at `now`
+         * (`created_at` at most 300 s ahead, 600 s old; `Temporal`) or, with a `window`, its
+         * replay check: an id it has seen is `Replay` (the window remembers only envelopes that
+         * verified and opened).
+         */
+    @Throws(AipException::class) fun `aipOpenChecked`(`recipient`: AipKeyPair, `senderDidDocumentJson`: kotlin.String, `envelopeJson`: kotlin.String, `now`: java.time.Instant, `window`: AipReplayWindow? = null): AipOpened {
+            return FfiConverterTypeAipOpened.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_open_checked(
+    
+        
+        FfiConverterTypeAipKeyPair.lower(`recipient`),
+        FfiConverterString.lower(`senderDidDocumentJson`),
+        FfiConverterString.lower(`envelopeJson`),
+        FfiConverterTimestamp.lower(`now`),
+        FfiConverterOptionalTypeAipReplayWindow.lower(`window`),_status)
 }
     )
     }
@@ -7501,6 +7955,23 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
     
 
         /**
+         * Verifies the `eddsa-jcs-2022` proof of a credential alone (its `did:key` signature),
+         * without the issuer binding, anchors, revocation or validity period (`concordia aip vc
+         * verify --proof-only`).
+         */
+    @Throws(AipException::class) fun `aipVcVerifyProof`(`credentialJson`: kotlin.String): AipProofVerified {
+            return FfiConverterTypeAipProofVerified.lift(
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_vc_verify_proof(
+    
+        
+        FfiConverterString.lower(`credentialJson`),_status)
+}
+    )
+    }
+    
+
+        /**
          * Verifies an envelope against the sender's DID Document: `from` must be its `id` and
          * `sig` must verify under one of its Ed25519 keys. Returns the header.
          */
@@ -7634,6 +8105,25 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
     
         
         FfiConverterString.lower(`canonicalRevisionJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Loads a room document (`{revision, digest, deadline, roster, events}` JSON text), runs
+         * each event through the core's room model (`concordia_host::consensus::replay_room`)
+         * and reports the outcome at `now` with every refused event, as `concordia consensus
+         * outcome` does.
+         */
+    @Throws(ConsensusException::class) fun `consensusRoomOutcome`(`roomJson`: kotlin.String, `now`: java.time.Instant): ConsensusRoomOutcome {
+            return FfiConverterTypeConsensusRoomOutcome.lift(
+    uniffiRustCallWithError(ConsensusException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_consensus_room_outcome(
+    
+        
+        FfiConverterString.lower(`roomJson`),
+        FfiConverterTimestamp.lower(`now`),_status)
 }
     )
     }
