@@ -8,7 +8,9 @@
 #   3. wrappers: each wrapper's own test script in tools/ci/ (C and Go, the Python wheel,
 #      UniFFI's Python backend, the Kotlin bindings on the JVM);
 #   4. readme: every transcript block of README.md runs and prints what it shows
-#      (tools/ci/readme.sh).
+#      (tools/ci/readme.sh), and its capability x surface table is the one
+#      tools/capabilities.json gives, each capability provided or its gap explained
+#      (tools/ci/capabilities.py).
 # Set CONCORDIA_TEST_ONLY=rust|python|wrappers|readme to run one part.
 #
 # Before anything runs, a preflight checks what the chosen parts need and stops with one line
@@ -175,5 +177,9 @@ preflight
 if wants rust; then rust_tests; fi
 if wants python; then build_cli; python_tests; fi
 if wants wrappers; then build_cli; wrapper_tests; fi
-if wants readme; then step tools/ci/readme.sh; fi
+if wants readme; then
+    step tools/ci/readme.sh
+    step python3 tools/ci/capabilities.py
+    step python3 tools/ci/capabilities.py --self-test
+fi
 echo "==> tools/test.sh ($part) passed in $((SECONDS - started)) s"

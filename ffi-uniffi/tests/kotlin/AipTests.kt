@@ -24,6 +24,7 @@ import io.github.concordia_rs.concordia.aipFinalScore
 import io.github.concordia_rs.concordia.aipHandle
 import io.github.concordia_rs.concordia.aipNewMessageId
 import io.github.concordia_rs.concordia.aipOpen
+import io.github.concordia_rs.concordia.aipOpenChecked
 import io.github.concordia_rs.concordia.aipParseDidDocument
 import io.github.concordia_rs.concordia.aipParseEnvelope
 import io.github.concordia_rs.concordia.aipParseHandle
@@ -289,6 +290,29 @@ object AipTests : Group() {
             val big = obj("blob" to "x".repeat(100_000)).toString()
             assertEquals(big, aipOpen(bob, aliceDoc, aipSeal(alice, bobDoc, sealHeader(), big)).bodyJson)
             assertEquals("[1,2]", aipOpen(bob, aliceDoc, aipSeal(alice, bobDoc, sealHeader(), "[1, 2]")).bodyJson)
+        }
+
+        test("openChecksAddresseeFreshnessAndReplay") {
+            val alice = aipKeys("alice")
+            val bob = aipKeys("bob").withDid(BOB_DID)
+            val aliceDoc = didDoc(ALICE_DID, alice)
+            val env = aipSeal(alice, didDoc(BOB_DID, bob), sealHeader(), """{"offer": 2}""")
+            assertEquals(BOB_DID, bob.did())
+            // The addressee, as `concordia aip open` checks a key file's did.
+            assertEquals("""{"offer":2}""", aipOpen(bob, aliceDoc, env).bodyJson)
+            assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env) }
+            // Freshness and the replay window, in the CLI's order.
+            val opened = aipOpenChecked(bob, aliceDoc, env, AIP_NOW, null)
+            assertEquals(aipOpen(bob, aliceDoc, env), opened)
+            assertThrows<AipException.Temporal> { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(601), null) }
+            val w = AipReplayWindow(AipReplayCapacity.SMALL)
+            assertEquals(opened, aipOpenChecked(bob, aliceDoc, env, AIP_NOW, w))
+            assertThrows<AipException.Replay>("replay") { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(5), w) }
+            assertEquals(1uL, w.len())
+            // Key files: the CLI's text, read and written byte for byte.
+            val file = AipKeyPair.fromKeygenSeed(ByteArray(32) { 1 }, ALICE_DID).keyFileJson()
+            assertEquals(file, AipKeyPair.fromKeyFile(file).keyFileJson())
+            assertEquals(ALICE_DID, AipKeyPair.fromKeyFile(file).did())
         }
 
         test("tamperedEnvelopes") {
