@@ -511,6 +511,14 @@ typedef struct concordia_aip_replay_window concordia_aip_replay_window;
 // threads).
 typedef struct concordia_consensus_room concordia_consensus_room;
 
+// An ES256 key pair (opaque): a P-256 private scalar and its public point. Create with
+// concordia_es256_keypair_from_scalar or concordia_es256_keypair_generate; release with
+// concordia_es256_keypair_free, which erases the scalar.
+//
+// Thread safety: immutable once created (signing is read-only and deterministic); it must
+// not be freed while in use.
+typedef struct concordia_es256_keypair concordia_es256_keypair;
+
 // An Ed25519 key pair (opaque). Create with concordia_keypair_from_seed or
 // concordia_keypair_generate; release with concordia_keypair_free, which overwrites the
 // secret key.
@@ -1568,6 +1576,116 @@ concordia_result concordia_consensus_verify_artifact(const uint8_t *bytes,
                                                      struct concordia_str content_digest,
                                                      struct concordia_str x_consensus_sha256,
                                                      uint32_t outcome);
+
+// Makes the key pair of a 32-byte big-endian private scalar `d` (`0 < d < n`; what
+// `cryptography` calls `private_numbers().private_value`) and stores a new object in `*out`.
+//
+// Returns CONCORDIA_INVALID_ARGUMENT when `scalar_len` is not 32 or the scalar is zero or
+// not below the group order. On failure `*out` is set to NULL. The caller owns the object
+// and releases it with concordia_es256_keypair_free.
+//
+// # Safety
+// `scalar` must be valid for `scalar_len` bytes of reads; `out` for one pointer write.
+concordia_result concordia_es256_keypair_from_scalar(const uint8_t *scalar,
+                                                     size_t scalar_len,
+                                                     struct concordia_es256_keypair **out);
+
+// Generates a key pair from operating system randomness (a draw outside `1..n` is drawn
+// again) and stores a new object in `*out` (NULL on failure).
+//
+// Returns CONCORDIA_RANDOMNESS_UNAVAILABLE when the OS generator fails. Export the scalar
+// with concordia_es256_keypair_scalar to keep the key.
+//
+// # Safety
+// `out` must be valid for one pointer write.
+concordia_result concordia_es256_keypair_generate(struct concordia_es256_keypair **out);
+
+// Releases an ES256 key pair and erases its scalar. NULL is ignored.
+//
+// # Safety
+// `kp` must be NULL or a key pair from this library that has not been freed, and no
+// other thread may be using it.
+void concordia_es256_keypair_free(struct concordia_es256_keypair *kp);
+
+// Writes the public key of `kp` as the uncompressed X9.62 point, 65 bytes (`04 || x || y`),
+// the SDK's `ES256KeyPair.public_key_bytes()`.
+//
+// # Safety
+// `kp` must be a live key pair; `out` valid for `out_cap` bytes of writes; `out_len` for
+// one `size_t`.
+concordia_result concordia_es256_keypair_public_key(const struct concordia_es256_keypair *kp,
+                                                    uint8_t *out,
+                                                    size_t out_cap,
+                                                    size_t *out_len);
+
+// Writes the public key of `kp` as padded base64url text of the uncompressed point (88
+// bytes, not NUL-terminated), the SDK's `ES256KeyPair.public_key_b64()`.
+//
+// # Safety
+// As concordia_es256_keypair_public_key.
+concordia_result concordia_es256_keypair_public_key_b64url(const struct concordia_es256_keypair *kp,
+                                                           uint8_t *out,
+                                                           size_t out_cap,
+                                                           size_t *out_len);
+
+// Writes the 32-byte private scalar of `kp`, so that a generated key can be stored. The
+// caller is responsible for the secrecy of the copy.
+//
+// # Safety
+// As concordia_es256_keypair_public_key.
+concordia_result concordia_es256_keypair_scalar(const struct concordia_es256_keypair *kp,
+                                                uint8_t *out,
+                                                size_t out_cap,
+                                                size_t *out_len);
+
+// Decodes base64 text of an ES256 public key (URL-safe or standard alphabet, padding
+// optional, as the SDK reads it; uncompressed or compressed X9.62) into the uncompressed
+// point, 65 bytes.
+//
+// Returns CONCORDIA_ENCODING for malformed text or bytes that are not a point of P-256
+// (off the curve, the identity, another length or prefix).
+//
+// # Safety
+// `text.ptr` must be valid for `text.len` bytes of reads; `out` for `out_cap` bytes of
+// writes; `out_len` for one `size_t`.
+concordia_result concordia_es256_public_key_from_b64(struct concordia_str text,
+                                                     uint8_t *out,
+                                                     size_t out_cap,
+                                                     size_t *out_len);
+
+// Signs the JSON object `json` with ES256 over its canonical form without the top-level
+// `signature` (the SDK's `sign_message(..., alg="ES256")`) and writes the signed object,
+// canonical, into `out`. The signature is the padded base64url of DER, low S,
+// deterministic (RFC 6979).
+//
+// Returns CONCORDIA_SCHEMA when `json` is not an object; CONCORDIA_BUFFER_TOO_SMALL with
+// a length that counts the longest signature (the result may be up to 8 bytes shorter).
+//
+// # Safety
+// `kp` must be a live key pair; `json` valid for `json_len` bytes of reads; `out` for
+// `out_cap` bytes of writes; `out_len` for one `size_t`.
+concordia_result concordia_es256_sign_object(const struct concordia_es256_keypair *kp,
+                                             const uint8_t *json,
+                                             size_t json_len,
+                                             uint8_t *out,
+                                             size_t out_cap,
+                                             size_t *out_len);
+
+// Verifies the top-level ES256 `signature` of the JSON object `json` under the X9.62
+// public key `public_key` (65 bytes uncompressed or 33 compressed). CONCORDIA_OK means it
+// verifies.
+//
+// Returns CONCORDIA_SIGNATURE when it does not (a high `s`, `r` or `s` zero or not below
+// the group order included), CONCORDIA_SCHEMA when there is no string `signature` or
+// `json` is not an object, CONCORDIA_ENCODING when the signature text is not the padded
+// base64url of strict DER or the key is not a point of P-256.
+//
+// # Safety
+// `json` must be valid for `json_len` bytes of reads; `public_key` for `public_key_len`.
+concordia_result concordia_es256_verify_object(const uint8_t *json,
+                                               size_t json_len,
+                                               const uint8_t *public_key,
+                                               size_t public_key_len);
 
 // Derives the key pair of a 32-byte seed (RFC 8032; the seed is what the reference SDK
 // calls the raw private key bytes) and stores a new object in `*out`.

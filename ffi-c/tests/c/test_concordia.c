@@ -986,10 +986,89 @@ static void test_aip_replay_window(void) {
     concordia_aip_replay_window_free(NULL);
 }
 
+/* ES256: the SDK's signed message (concordia-protocol 0.10.0, sign_message(..., alg="ES256")
+ * with the key of scalar bytes 1..32), its high-S twin, our deterministic signatures, and the
+ * key and scalar refusals. */
+static void test_es256(void) {
+    static const char *sdk_msg =
+        "{\"concordia\":\"interop\",\"n\":1,\"text\":\"h\\u00e9llo\",\"signature\":"
+        "\"MEUCIQDCbJPtS5AVE6yoVCADcYKeJ9viS43YVgV1jRCCSqdpqwIgOKr-uD_bCr7uIcvbTKhDAgytybG9tJzgMk_3-vExJWM=\"}";
+    static const char *high_s =
+        "{\"concordia\":\"interop\",\"n\":1,\"text\":\"h\\u00e9llo\",\"signature\":"
+        "\"MEYCIQDCbJPtS5AVE6yoVCADcYKeJ9viS43YVgV1jRCCSqdpqwIhAMdVAUbAJPVCEd40JLNXvP2wOTD76WMBpMFp0sgLMf_u\"}";
+    static const char *sdk_pk_b64 =
+        "BFFcPW6545a5BNP-yn9U_c0MwemXvzddylFa0KbDtANfRTa-OlDzGPv5pUdZAqIhUCvvDVfgjFOyzApW8X2fk1Q=";
+    concordia_es256_keypair *kp = NULL, *gen = NULL;
+    uint8_t d[32], pk[65], sdk_pk[65], b64[96], out[512], out2[512], back[32];
+    size_t n = 0, m = 0, i;
+    for (i = 0; i < 32; i++) {
+        d[i] = (uint8_t)(i + 1);
+    }
+    EXPECT(concordia_es256_keypair_from_scalar(d, 32, &kp), CONCORDIA_OK);
+    EXPECT(concordia_es256_keypair_public_key_b64url(kp, b64, sizeof b64, &n), CONCORDIA_OK);
+    CHECK(n == 88 && memcmp(b64, sdk_pk_b64, 88) == 0);
+    EXPECT(concordia_es256_keypair_public_key(kp, pk, sizeof pk, &n), CONCORDIA_OK);
+    CHECK(n == 65 && pk[0] == 4);
+    EXPECT(concordia_es256_public_key_from_b64(S(sdk_pk_b64), sdk_pk, sizeof sdk_pk, &n), CONCORDIA_OK);
+    CHECK(n == 65 && memcmp(pk, sdk_pk, 65) == 0);
+    EXPECT(concordia_es256_keypair_scalar(kp, back, sizeof back, &n), CONCORDIA_OK);
+    CHECK(n == 32 && memcmp(back, d, 32) == 0);
+
+    /* The SDK's signature verifies; its high-S twin does not (the SDK refuses it too). */
+    EXPECT(concordia_es256_verify_object(U(sdk_msg), strlen(sdk_msg), pk, 65), CONCORDIA_OK);
+    EXPECT(concordia_es256_verify_object(U(high_s), strlen(high_s), pk, 65), CONCORDIA_SIGNATURE);
+    /* Ed25519's verifier refuses the DER text: not the one spelling of 64 bytes. */
+    EXPECT(concordia_verify_object(U(sdk_msg), strlen(sdk_msg), pk, 32), CONCORDIA_ENCODING);
+
+    /* Sign: a size query, then deterministic output that verifies. */
+    EXPECT(concordia_es256_sign_object(kp, U("{\"b\":2,\"a\":1}"), 13, NULL, 0, &n), CONCORDIA_BUFFER_TOO_SMALL);
+    CHECK(n > 100 && n <= sizeof out);
+    EXPECT(concordia_es256_sign_object(kp, U("{\"b\":2,\"a\":1}"), 13, out, n, &m), CONCORDIA_OK);
+    CHECK(m <= n && m > 100 && memcmp(out, "{\"a\":1,\"b\":2,\"signature\":\"", 26) == 0);
+    EXPECT(concordia_es256_sign_object(kp, U("{\"b\":2,\"a\":1}"), 13, out2, sizeof out2, &n), CONCORDIA_OK);
+    CHECK(n == m && memcmp(out, out2, m) == 0);
+    EXPECT(concordia_es256_verify_object(out, m, pk, 65), CONCORDIA_OK);
+    out[5] = '7'; /* "a":1 -> "a":7 */
+    EXPECT(concordia_es256_verify_object(out, m, pk, 65), CONCORDIA_SIGNATURE);
+
+    /* Keys: compressed form accepted; off the curve, identity, other lengths refused. */
+    {
+        uint8_t c[33], off[65];
+        c[0] = (uint8_t)(2 | (pk[64] & 1));
+        memcpy(c + 1, pk + 1, 32);
+        EXPECT(concordia_es256_verify_object(U(sdk_msg), strlen(sdk_msg), c, 33), CONCORDIA_OK);
+        memcpy(off, pk, 65);
+        off[64] ^= 1;
+        EXPECT(concordia_es256_verify_object(U(sdk_msg), strlen(sdk_msg), off, 65), CONCORDIA_ENCODING);
+        EXPECT(concordia_es256_verify_object(U(sdk_msg), strlen(sdk_msg), U("\0"), 1), CONCORDIA_ENCODING);
+        EXPECT(concordia_es256_verify_object(U(sdk_msg), strlen(sdk_msg), pk, 64), CONCORDIA_ENCODING);
+        EXPECT(concordia_es256_verify_object(U(sdk_msg), strlen(sdk_msg), NULL, 65), CONCORDIA_NULL_ARGUMENT);
+        EXPECT(concordia_es256_public_key_from_b64(S("AAAA"), off, sizeof off, &n), CONCORDIA_ENCODING);
+    }
+    EXPECT(concordia_es256_verify_object(U("{\"a\":1}"), 7, pk, 65), CONCORDIA_SCHEMA);
+
+    /* Scalars: zero and wrong lengths refused; generated keys differ and work. */
+    memset(d, 0, sizeof d);
+    EXPECT(concordia_es256_keypair_from_scalar(d, 32, &gen), CONCORDIA_INVALID_ARGUMENT);
+    CHECK(gen == NULL);
+    EXPECT(concordia_es256_keypair_from_scalar(d, 31, &gen), CONCORDIA_INVALID_ARGUMENT);
+    EXPECT(concordia_es256_keypair_generate(&gen), CONCORDIA_OK);
+    EXPECT(concordia_es256_keypair_public_key(gen, out2, sizeof out2, &n), CONCORDIA_OK);
+    CHECK(n == 65 && memcmp(out2, pk, 65) != 0);
+    EXPECT(concordia_es256_sign_object(gen, U("{}"), 2, out, sizeof out, &m), CONCORDIA_OK);
+    EXPECT(concordia_es256_verify_object(out, m, out2, 65), CONCORDIA_OK);
+    EXPECT(concordia_es256_verify_object(out, m, pk, 65), CONCORDIA_SIGNATURE);
+    EXPECT(concordia_es256_sign_object(NULL, U("{}"), 2, out, sizeof out, &m), CONCORDIA_NULL_ARGUMENT);
+    concordia_es256_keypair_free(gen);
+    concordia_es256_keypair_free(kp);
+    concordia_es256_keypair_free(NULL);
+}
+
 int main(void) {
     test_version_and_codes();
     test_canonicalize_and_hash();
     test_keys();
+    test_es256();
     test_sign_verify();
     test_negotiation();
     test_profiles();
