@@ -37,6 +37,7 @@ import io.github.concordia_rs.concordia.aipTrustScore
 import io.github.concordia_rs.concordia.aipTrustUpdate
 import io.github.concordia_rs.concordia.aipVcIssue
 import io.github.concordia_rs.concordia.aipVcVerify
+import io.github.concordia_rs.concordia.aipVcVerifyProof
 import io.github.concordia_rs.concordia.aipVerifyEnvelope
 import io.github.concordia_rs.concordia.canonicalize
 import kotlinx.serialization.json.JsonArray
@@ -382,6 +383,95 @@ object AipTests : Group() {
                 assertEquals(canonicalize(body), back.bodyJson)
                 assertEquals(listOf(BOB_DID, ALICE_DID, "aip.reply"), listOf(back.header.from, back.header.to, back.header.messageType))
             }
+        }
+
+        test("keyFilesAreTheClis") {
+            // examples/aip/alice.key.json was written by `concordia aip keygen --seed 0101...01
+            // --did ...`: both constructors read or make it byte for byte, with the did.
+            val text = File(root, "examples/aip/alice.key.json").readText()
+            val kp = AipKeyPair.fromKeyFile(text)
+            assertEquals(ALICE_DID, kp.did())
+            assertEquals(text, kp.keyFileJson())
+            assertEquals(text, AipKeyPair.fromKeygenSeed(ByteArray(32) { 1 }, ALICE_DID).keyFileJson())
+            val doc = json(File(root, "examples/aip/alice.doc.json").readText())
+            assertEquals(sortedMembers(doc.without("@context")).toString(), kp.didDocument(ALICE_DID, AipRouteMode.RELAY, doc.str("endpoint")))
+            val out = runCli("aip", "keygen", "--seed", SEED.hex())
+            val noDid = AipKeyPair.fromKeygenSeed(SEED, null)
+            assertEquals(null, noDid.did())
+            assertEquals(out, noDid.keyFileJson())
+            assertBytes(SEED, AipKeyPair.fromKeyFile(out).ed25519Seed())
+            assertEquals(BOB_DID, noDid.withDid(BOB_DID).did())
+            assertEquals(null, noDid.did())
+            assertThrows<AipException.Schema>("ed25519_seed_hex") { AipKeyPair.fromKeyFile("""{"did": "$BOB_DID"}""") }
+            assertThrows<AipException.Schema>("x25519_secret_hex") { AipKeyPair.fromKeyFile(obj("ed25519_seed_hex" to SEED.hex()).toString()) }
+            assertThrows<AipException.Input>("hex") {
+                AipKeyPair.fromKeyFile(obj("ed25519_seed_hex" to "zz", "x25519_secret_hex" to SEED.hex()).toString())
+            }
+            assertThrows<AipException.Input> { AipKeyPair.fromKeygenSeed("short".toByteArray(), null) }
+            assertThrows<AipException.Input> { noDid.withDid("did:web:example.com") }
+            assertThrows<AipException.Input> { AipKeyPair.fromKeygenSeed(SEED, "alice#aigentix.org") }
+        }
+
+        test("openChecksTheAddresseeAsTheCli") {
+            val alice = aipKeys("alice")
+            val bob = aipKeys("bob")
+            val aliceDoc = didDoc(ALICE_DID, alice)
+            val env = aipSeal(alice, didDoc(BOB_DID, bob), sealHeader(), """{"offer": 1}""")
+            // Bob's keys under Bob's did open it; under another did (same X25519 key) they do not.
+            assertEquals("""{"offer":1}""", aipOpen(bob.withDid(BOB_DID), aliceDoc, env).bodyJson)
+            assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env) }
+            // The CLI opens it with Bob's key file and refuses it (exit 1) with the other did's.
+            withTempDir { dir ->
+                File(dir, "env.json").writeText(env)
+                File(dir, "alice.doc.json").writeText(aliceDoc)
+                for ((did, status) in listOf(BOB_DID to 0, "did:aip:etagi.ru:carol" to 1)) {
+                    File(dir, "key.json").writeText(bob.withDid(did).keyFileJson())
+                    val p = ProcessBuilder(cli, "aip", "open", "--key", "$dir/key.json", "--from", "$dir/alice.doc.json",
+                        "--now", AIP_CREATED, "$dir/env.json").redirectErrorStream(true).start()
+                    p.inputStream.readBytes()
+                    assertEquals(status, p.waitFor(), did)
+                }
+            }
+        }
+
+        test("openCheckedFreshnessAndReplay") {
+            val alice = aipKeys("alice")
+            val bob = aipKeys("bob").withDid(BOB_DID)
+            val aliceDoc = didDoc(ALICE_DID, alice)
+            val env = aipSeal(alice, didDoc(BOB_DID, bob), sealHeader(), """{"offer": 2}""")
+            val opened = aipOpenChecked(bob, aliceDoc, env, AIP_NOW)
+            assertEquals(aipOpen(bob, aliceDoc, env), opened)
+            assertEquals("""{"offer":2}""", aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(600)).bodyJson)
+            assertThrows<AipException.Temporal> { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(601)) }
+            assertThrows<AipException.Temporal> { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.minusSeconds(301)) }
+            AipReplayWindow(AipReplayCapacity.SMALL).use { w ->
+                // A tampered copy is refused and not remembered.
+                val o = json(env)
+                assertThrows<AipException.Signature> { aipOpenChecked(bob, aliceDoc, o.with("type" to "aip.other").toString(), AIP_NOW, w) }
+                assertEquals(0uL, w.len())
+                assertEquals(opened, aipOpenChecked(bob, aliceDoc, env, AIP_NOW, w))
+                assertThrows<AipException.Replay>("replay") { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(5), w) }
+                assertTrue(w.contains(o.str("id")))
+                assertEquals(1uL, w.len())
+            }
+            assertThrows<AipException.Binding> { aipOpenChecked(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW) }
+        }
+
+        test("vcVerifyProof") {
+            val issuer = aipKeys("registry").signingKey()
+            val did = aipDidKey(issuer)
+            val signed = aipVcIssue(issuer, credential(did), "2026-01-01T00:00:00Z")
+            val p = aipVcVerifyProof(signed)
+            assertEquals(json(signed).getValue("proof").jsonObject.str("verificationMethod"), p.verificationMethod)
+            assertBytes(issuer.publicKey(), p.publicKey)
+            // The CLI's --proof-only agrees.
+            withTempDir { dir ->
+                File(dir, "vc.json").writeText(signed)
+                runCli("aip", "vc", "verify", "--proof-only", "$dir/vc.json")
+            }
+            val tampered = json(signed).with("validFrom" to "2026-01-02T00:00:00Z")
+            assertThrows<AipException.Signature> { aipVcVerifyProof(tampered.toString()) }
+            assertThrows<AipException.Schema> { aipVcVerifyProof(credential(did)) }
         }
 
         test("replayWindow") {

@@ -5,6 +5,7 @@ package io.github.concordia_rs.concordia.test
 import io.github.concordia_rs.concordia.ConsensusAction
 import io.github.concordia_rs.concordia.ConsensusException
 import io.github.concordia_rs.concordia.ConsensusOutcome
+import io.github.concordia_rs.concordia.ConsensusRefusedEvent
 import io.github.concordia_rs.concordia.InvitationChecks
 import io.github.concordia_rs.concordia.canonicalize
 import io.github.concordia_rs.concordia.consensusBuildCommand
@@ -12,10 +13,17 @@ import io.github.concordia_rs.concordia.consensusMarkdownDigest
 import io.github.concordia_rs.concordia.consensusParseCommand
 import io.github.concordia_rs.concordia.consensusParseInvitation
 import io.github.concordia_rs.concordia.consensusRevisionDigest
+import io.github.concordia_rs.concordia.consensusRoomOutcome
 import io.github.concordia_rs.concordia.consensusValidateInvitation
 import io.github.concordia_rs.concordia.consensusVerifyArtifact
 import io.github.concordia_rs.concordia.consensusVerifyMarkdown
 import io.github.concordia_rs.concordia.consensusVerifyRevision
+import kotlinx.serialization.json.JsonArray
+import kotlinx.serialization.json.jsonArray
+import kotlinx.serialization.json.jsonObject
+import java.io.File
+import java.nio.file.Files
+import java.time.Instant
 
 object ConsensusTests : Group() {
     private const val ID = "3f2b8c1e-5d4a-4e7b-9c2f-1a2b3c4d5e6f"
@@ -125,6 +133,45 @@ object ConsensusTests : Group() {
             assertThrows<ConsensusException.Input> {
                 consensusVerifyArtifact(body, field, digest.hex().uppercase(), ConsensusOutcome.REACHED)
             }
+        }
+        test("roomOutcomeMatchesCli") {
+            // examples/consensus/room.json and two variants, each against `concordia consensus outcome`.
+            val room = json(File(root, "examples/consensus/room.json").readText())
+            val events = room.getValue("events").jsonArray
+            val stale = room.with("events" to JsonArray(
+                events.mapIndexed { i, e -> if (i == 3) e.jsonObject.with("digest" to "0".repeat(64)) else e } + listOf(
+                    obj("participant" to "ghost", "action" to "agree", "body" to "", "revision" to 1, "digest" to room.str("digest"),
+                        "at" to "2026-09-06T12:08:00Z"),
+                    obj("participant" to "dana", "action" to "agree"),
+                ),
+            ))
+            val cases = listOf(
+                room to "2026-09-07T00:00:00Z",
+                room.with("events" to JsonArray(events.take(2))) to "2026-09-11T00:00:00Z",
+                stale to "2026-09-07T00:00:00Z",
+            )
+            val dir = Files.createTempDirectory("concordia-kotlin").toFile()
+            try {
+                val outcomes = cases.map { (r, now) ->
+                    File(dir, "room.json").writeText(r.toString())
+                    val p = ProcessBuilder(cli, "consensus", "outcome", "$dir/room.json", "--now", now).start()
+                    val stdout = p.inputStream.readBytes().toString(Charsets.UTF_8)
+                    val stderr = p.errorStream.readBytes().toString(Charsets.UTF_8)
+                    assertEquals(0, p.waitFor(), stderr)
+                    val got = consensusRoomOutcome(r.toString(), Instant.parse(now))
+                    assertEquals(stdout.trim(), got.outcome.name.lowercase())
+                    assertEquals(stderr.lines().filter { it.startsWith("event ") }, got.refused.map { "event ${it.index}: ${it.message}" })
+                    got
+                }
+                assertEquals(listOf(ConsensusOutcome.REACHED, ConsensusOutcome.EXPIRED, ConsensusOutcome.PENDING), outcomes.map { it.outcome })
+                val last = outcomes.last()
+                assertEquals(ConsensusRefusedEvent(3uL, 409.toUShort(), "stale_digest", "409 stale_digest"), last.refused[0])
+                assertEquals(3uL, last.accepted)
+            } finally {
+                dir.deleteRecursively()
+            }
+            assertThrows<ConsensusException.Schema> { consensusRoomOutcome(room.with("events" to obj()).toString(), START) }
+            assertThrows<ConsensusException.Input> { consensusRoomOutcome("[", START) }
         }
     }
 }
