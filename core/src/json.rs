@@ -276,11 +276,87 @@ pub fn parse_with<'a>(input: &'a [u8], nodes: &'a mut [Node], options: &Options)
     if input.starts_with(b"\xEF\xBB\xBF") {
         return Err(Error::json(Syntax::ByteOrderMark, 0));
     }
-    let mut p = Parser { src: input, text: src, pos: 0, nodes, len: 0, options };
+    let mut p = Parser { src: input, text: Some(src), pos: 0, nodes, len: 0, options };
     p.run()?;
     let len = p.len as usize;
     let nodes: &'a [Node] = p.nodes;
     Ok(Doc { src, nodes: nodes.get(..len).unwrap_or(&[]) })
+}
+
+/// Parses the one value at the start of `input` (after any whitespace) and the whitespace
+/// after it, with the default [`Options`]; the bytes after that are not looked at. Returns
+/// the document and where it ended (see [`parse_prefix_with`]).
+///
+/// # Errors
+/// As [`parse_prefix_with`].
+pub fn parse_prefix<'a>(input: &'a [u8], nodes: &'a mut [Node]) -> Result<(Doc<'a>, usize)> {
+    parse_prefix_with(input, nodes, &Options::default())
+}
+
+/// Parses the one value at the start of `input` (after any whitespace) and the whitespace
+/// after it, under `options`, and returns the document with `end`: the offset of the first
+/// byte after that whitespace (`input.len()` when the input ends there). The bytes from
+/// `end` on are not looked at, so a value followed by anything (a `,`, the next value, a
+/// truncated tail) parses; what may follow is the caller's grammar. This is how a stream
+/// of values (a top-level array, read a window at a time) is parsed in one pass: the
+/// document is `input[..end]` ([`Doc::source`]), exactly what [`parse_with`] gives for
+/// `input[..end]`, offsets included.
+///
+/// The rules are [`parse_with`]'s: the same grammar, number policy, depth and node limits,
+/// and errors of the same kinds at the same byte offsets. Two differences follow from not
+/// reading the whole input: a value that `input` cuts off gives the error of a text that
+/// ends there (mostly [`Syntax::UnexpectedEnd`]; a number cut after `1e` is
+/// [`Syntax::InvalidNumber`]), and the encoding is checked over the bytes read, not the
+/// whole input: `input[..end]` after a value; after an error, the bytes before the point
+/// where the parser stopped and the sequence that starts there ([`Syntax::InvalidUtf8`] at
+/// the first invalid sequence among them outranks the error found).
+///
+/// ```
+/// use concordia_core::json::{parse_prefix, Node};
+///
+/// let text = br#"{"b": [1, 2], "a": "x"} , 7]"#;
+/// let mut nodes = [Node::EMPTY; 8];
+/// let (doc, end) = parse_prefix(text, &mut nodes).unwrap();
+/// assert_eq!(end, 24);
+/// assert_eq!(text[end], b',');
+/// assert_eq!(doc.source(), r#"{"b": [1, 2], "a": "x"} "#);
+/// assert_eq!(doc.root().pointer("/b/1").unwrap().as_f64(), Some(2.0));
+///
+/// // A value the input cuts off is an error, as for the whole input.
+/// let err = parse_prefix(br#"{"b": [1, 2"#, &mut nodes).unwrap_err();
+/// assert_eq!(err.offset(), Some(11));
+/// ```
+///
+/// # Errors
+/// [`Error::Json`] with the byte offset for malformed input, [`Error::Limit`] when the
+/// node buffer or the depth bound is exceeded, or for an input of 4 GiB or more.
+pub fn parse_prefix_with<'a>(input: &'a [u8], nodes: &'a mut [Node], options: &Options) -> Result<(Doc<'a>, usize)> {
+    if input.len() >= NONE as usize {
+        return Err(Error::limit(Limit::Size, 0));
+    }
+    if input.starts_with(b"\xEF\xBB\xBF") {
+        return Err(Error::json(Syntax::ByteOrderMark, 0));
+    }
+    // The encoding is checked after the parse, over the bytes it read; until then the
+    // parser reads text only through `Parser::text`, which checks the slice it is asked for.
+    let mut p = Parser { src: input, text: None, pos: 0, nodes, len: 0, options };
+    let parsed = p.run();
+    let end = p.pos.min(input.len());
+    if let Err(e) = parsed {
+        // The bytes read, and the sequence the parser stopped at (at most 4 bytes).
+        let read = input.get(..end.saturating_add(4).min(input.len())).unwrap_or_default();
+        return match core::str::from_utf8(read) {
+            Err(u) if u.valid_up_to() <= end => Err(Error::json(Syntax::InvalidUtf8, u.valid_up_to())),
+            _ => Err(e),
+        };
+    }
+    let len = p.len as usize;
+    let nodes: &'a [Node] = p.nodes;
+    let src = match core::str::from_utf8(input.get(..end).unwrap_or_default()) {
+        Ok(s) => s,
+        Err(u) => return Err(Error::json(Syntax::InvalidUtf8, u.valid_up_to())),
+    };
+    Ok((Doc { src, nodes: nodes.get(..len).unwrap_or(&[]) }, end))
 }
 
 /// Objects with at most this many members are sorted by insertion, larger ones by merge
@@ -302,7 +378,9 @@ static STRING_STOP: [u8; 256] = {
 
 struct Parser<'a, 'o> {
     src: &'a [u8],
-    text: &'a str,
+    /// The whole input as text, already checked to be UTF-8; `None` for a prefix parse
+    /// (see [`parse_prefix_with`]), which checks only what it read, afterwards.
+    text: Option<&'a str>,
     pos: usize,
     nodes: &'a mut [Node],
     len: u32,
@@ -423,7 +501,7 @@ impl Parser<'_, '_> {
             loop {
                 if parent == NONE {
                     self.skip_ws();
-                    if self.pos != self.src.len() {
+                    if self.pos != self.src.len() && self.text.is_some() {
                         return Err(self.err(Syntax::TrailingBytes));
                     }
                     return Ok(());
@@ -689,7 +767,7 @@ impl Parser<'_, '_> {
             }
         }
         let end = self.pos;
-        let text = self.text.get(start..end).unwrap_or("");
+        let text = self.text(start, end);
         let value = if integer && int_end - int_start <= 15 {
             // Up to 15 digits: exact in u64 and in a double.
             let mut v = 0u64;
@@ -733,7 +811,18 @@ impl Parser<'_, '_> {
     fn str_at(&self, key: u32) -> Str<'_> {
         let n = self.node(key);
         // The whole input was validated as UTF-8 and member names end at ASCII quotes.
-        Str { raw: self.text.get(n.start as usize..n.a as usize).unwrap_or(""), escaped: n.flags & F_ESCAPED != 0 }
+        Str { raw: self.text(n.start as usize, n.a as usize), escaped: n.flags & F_ESCAPED != 0 }
+    }
+
+    /// The input text from `start` to `end`. Without the whole text checked (a prefix
+    /// parse) the slice is checked here; one that is not UTF-8 reads as empty, and the
+    /// prefix parse then fails on the encoding whatever this gave.
+    #[inline]
+    fn text(&self, start: usize, end: usize) -> &str {
+        match self.text {
+            Some(t) => t.get(start..end).unwrap_or(""),
+            None => core::str::from_utf8(self.src.get(start..end).unwrap_or_default()).unwrap_or(""),
+        }
     }
 
     fn next_key(&self, key: u32) -> u32 {

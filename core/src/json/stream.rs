@@ -137,6 +137,13 @@ pub enum Step {
         /// Offset of the value's first byte.
         at: u64,
     },
+    /// An element begins at `at` (only from [`ArrayScanner::next_begin`]): parse it from
+    /// there and report where it ended with [`ArrayScanner::skip_to`], or call
+    /// [`ArrayScanner::next`] to have it scanned.
+    Begin {
+        /// Offset of the element's first byte.
+        at: u64,
+    },
     /// The next element.
     Element(Span),
     /// The array closed (or the lines ended) and nothing but whitespace follows.
@@ -242,14 +249,68 @@ impl ArrayScanner {
     /// the window does not cover [`ArrayScanner::position`]. After an error the scanner
     /// reports [`Step::End`].
     pub fn next(&mut self, window: &[u8], offset: u64, end_of_input: bool) -> Result<Step> {
-        let r = self.step(window, offset, end_of_input);
+        let r = self.step(window, offset, end_of_input, false);
         if r.is_err() {
             self.state = State::Done;
         }
         r
     }
 
-    fn step(&mut self, window: &[u8], offset: u64, eof: bool) -> Result<Step> {
+    /// As [`ArrayScanner::next`], but where an element begins it stops with [`Step::Begin`]
+    /// instead of scanning the element: a caller that parses the element from there (with
+    /// [`crate::json::parse_prefix_with`], which finds the value's end as it parses) reads
+    /// each byte once, and tells the scanner where the element ended with
+    /// [`ArrayScanner::skip_to`]. A caller that cannot (the window ends inside the element,
+    /// or the parse failed) calls [`ArrayScanner::next`] instead, which scans the element
+    /// from its start as usual; its span and errors are then the same as without this call.
+    /// Called again before either, it reports the same [`Step::Begin`].
+    ///
+    /// ```
+    /// use concordia_core::json::stream::{ArrayScanner, Step, Terminator};
+    /// use concordia_core::json::{parse_prefix_with, Node, Options};
+    ///
+    /// let text = b"[{\"a\": [1]} , \"x\"]";
+    /// let mut scanner = ArrayScanner::new();
+    /// let mut nodes = [Node::EMPTY; 8];
+    /// assert_eq!(scanner.next_begin(text, 0, true).unwrap(), Step::Open { at: 0 });
+    /// let Step::Begin { at } = scanner.next_begin(text, 0, true).unwrap() else { panic!() };
+    /// let (doc, len) = parse_prefix_with(&text[at as usize..], &mut nodes, &Options::default()).unwrap();
+    /// assert_eq!(doc.root().len(), 1);
+    /// scanner.skip_to(at + len as u64).unwrap();
+    /// // The scanner checks what follows the value: a `,`, so another element.
+    /// let Step::Element(span) = scanner.next_begin(text, 0, true).unwrap() else { panic!() };
+    /// assert_eq!((span.start, span.end, span.terminator), (1, 12, Terminator::Comma));
+    /// assert_eq!(scanner.next_begin(text, 0, true).unwrap(), Step::Begin { at: 14 });
+    /// ```
+    ///
+    /// # Errors
+    /// As [`ArrayScanner::next`].
+    pub fn next_begin(&mut self, window: &[u8], offset: u64, end_of_input: bool) -> Result<Step> {
+        let r = self.step(window, offset, end_of_input, true);
+        if r.is_err() {
+            self.state = State::Done;
+        }
+        r
+    }
+
+    /// After [`Step::Begin`]: the element's value, and any whitespace after it, ends at the
+    /// absolute offset `end` (the `end` of [`crate::json::parse_prefix_with`], plus the
+    /// element's start). The scanner goes on from there: the next call reports the element
+    /// as a [`Span`] ending at `end` when a `,` or `]` follows, and otherwise scans on (the
+    /// element then has bytes after its value, which its parse refuses).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when no element has just begun (or was scanned in part
+    /// already), or `end` is not past its start; the scanner is unchanged then.
+    pub fn skip_to(&mut self, end: u64) -> Result<()> {
+        if self.state != State::Element || self.lines || self.pos != self.start || end <= self.start {
+            return Err(Error::InvalidArgument("skip_to: no element has just begun there"));
+        }
+        self.pos = end;
+        Ok(())
+    }
+
+    fn step(&mut self, window: &[u8], offset: u64, eof: bool, begin: bool) -> Result<Step> {
         if self.state == State::Done {
             return Ok(Step::End);
         }
@@ -313,6 +374,9 @@ impl ArrayScanner {
                             self.in_string = false;
                             self.escape = false;
                             self.state = State::Element;
+                            if begin {
+                                return Ok(Step::Begin { at: self.start });
+                            }
                         }
                         _ => return Err(Error::json(Syntax::TrailingBytes, to_usize(self.pos))),
                     }
@@ -344,6 +408,7 @@ impl ArrayScanner {
                         }
                     }
                 }
+                State::Element if begin && self.pos == self.start => return Ok(Step::Begin { at: self.start }),
                 State::Element => {
                     let rest = window.get(to_usize(self.pos - offset)..).unwrap_or_default();
                     if let Some((n, terminator)) = self.scan(rest) {
@@ -495,6 +560,7 @@ mod tests {
                 Step::NotArray { at } => {
                     return Err(Error::InvalidArgument(if at == 0 { "not array" } else { "late" }))
                 }
+                Step::Begin { .. } => panic!("Begin from next"),
             }
         }
     }
@@ -557,6 +623,78 @@ mod tests {
                 assert_eq!(quote_or_backslash(s), s.iter().position(|&b| b == b'"' || b == b'\\'), "{start}..{end}");
             }
         }
+    }
+
+    /// As `scan`, but parsing each element where it begins ([`ArrayScanner::next_begin`],
+    /// [`crate::json::parse_prefix_with`], [`ArrayScanner::skip_to`]), and having it scanned
+    /// when the window ends inside it or the parse fails.
+    fn scan_parsing(text: &[u8], chunk: usize) -> Result<(usize, [(u64, u64); 16])> {
+        let mut s = ArrayScanner::new();
+        let mut spans = [(0u64, 0u64); 16];
+        let (mut n, mut fed, mut scanning) = (0, 0usize, false);
+        loop {
+            let from = s.keep_from() as usize;
+            let eof = fed >= text.len();
+            let window = &text[from..fed];
+            let step =
+                if scanning { s.next(window, from as u64, eof)? } else { s.next_begin(window, from as u64, eof)? };
+            match step {
+                Step::NeedMore => fed = (fed + chunk).min(text.len()),
+                Step::Begin { at } => {
+                    let mut nodes = [crate::json::Node::EMPTY; 64];
+                    let rest = &text[at as usize..fed];
+                    match crate::json::parse_prefix_with(rest, &mut nodes, &crate::json::Options::default()) {
+                        Ok((_, len)) if len < rest.len() || eof => s.skip_to(at + len as u64)?,
+                        _ => scanning = true,
+                    }
+                    // Reported again until the caller decides.
+                    if scanning {
+                        assert_eq!(s.next_begin(window, from as u64, eof), Ok(Step::Begin { at }));
+                    }
+                }
+                Step::Element(span) => {
+                    spans[n] = (span.start, span.end);
+                    n += 1;
+                    scanning = false;
+                }
+                Step::Open { .. } => {}
+                Step::End => return Ok((n, spans)),
+                Step::NotArray { .. } => return Err(Error::InvalidArgument("not array")),
+            }
+        }
+    }
+
+    #[test]
+    fn parsing_where_elements_begin_finds_the_same_spans_and_errors() {
+        let texts: &[&[u8]] = &[
+            br#" [ 1 , "a,]\"]" ,{"k":[1,2],"}":"{"} , [[],[]]]  "#,
+            b"[]",
+            b"[1 2]",
+            b"[12,345]",
+            b"[tru, 1]",
+            b"[{\"a\": 1]",
+            b"[1,,2]",
+            b"[1] x",
+            b"[1, ",
+            b"[\"\xFF\"]",
+            b"[1e, 2]",
+        ];
+        for text in texts {
+            for chunk in [1, 2, 3, 7, 64] {
+                assert_eq!(scan_parsing(text, chunk), scan(text, chunk, false), "{:?} chunk {chunk}", text);
+            }
+        }
+        // skip_to only right after a Begin, and only forward.
+        let mut s = ArrayScanner::new();
+        assert!(s.skip_to(1).is_err());
+        assert_eq!(s.next_begin(b"[ 1]", 0, true), Ok(Step::Open { at: 0 }));
+        assert_eq!(s.next_begin(b"[ 1]", 0, true), Ok(Step::Begin { at: 2 }));
+        assert!(s.skip_to(2).is_err());
+        assert_eq!(s.skip_to(3), Ok(()));
+        assert!(s.skip_to(4).is_err());
+        let span = Span { start: 2, end: 3, terminator: Terminator::Close };
+        assert_eq!(s.next_begin(b"[ 1]", 0, true), Ok(Step::Element(span)));
+        assert_eq!(s.next_begin(b"[ 1]", 0, true), Ok(Step::End));
     }
 
     #[test]

@@ -285,3 +285,120 @@ proptest::proptest! {
         }
     }
 }
+
+/// Checks [`parse_prefix_with`] against [`parse_with`] on `input` (see its docs): a value
+/// and its end give the tape of the whole-text reader on `input[..end]`; a whole text
+/// the whole-text reader accepts (or refuses only for trailing bytes) is a value up to
+/// the same point; an error is the whole-text reader's error on `input`, except that
+/// invalid UTF-8 past the bytes read is not seen.
+fn check_prefix(input: &[u8], options: &Options) {
+    let mut nodes = vec![Node::EMPTY; input.len() + 2];
+    let prefix = parse_prefix_with(input, &mut nodes, options);
+    let mut whole_nodes = vec![Node::EMPTY; input.len() + 2];
+    let whole = parse_with(input, &mut whole_nodes, options);
+    let shown = || std::string::String::from_utf8_lossy(input).into_owned();
+    match (&prefix, &whole) {
+        (Ok((doc, end)), _) => {
+            let mut n = vec![Node::EMPTY; input.len() + 2];
+            let again = parse_with(&input[..*end], &mut n, options).unwrap_or_else(|e| panic!("{}: {e:?}", shown()));
+            assert_eq!(doc.nodes, again.nodes, "{}", shown());
+            assert_eq!(doc.src, again.src);
+            match whole {
+                Ok(_) => assert_eq!(*end, input.len()),
+                Err(Error::Json { kind: Syntax::TrailingBytes, offset }) => assert_eq!(*end, offset),
+                Err(Error::Json { kind: Syntax::InvalidUtf8, offset }) => assert!(offset >= *end),
+                // The text after the value: what a whole text may not have.
+                Err(Error::Json { kind: Syntax::UnexpectedByte | Syntax::UnexpectedEnd, offset }) => {
+                    assert!(offset >= *end)
+                }
+                Err(e) => panic!("{}: prefix ok to {end}, whole {e:?}", shown()),
+            }
+        }
+        (Err(e), Ok(_)) => panic!("{}: whole ok, prefix {e:?}", shown()),
+        (Err(Error::Json { kind: Syntax::InvalidUtf8, offset }), Err(w)) => {
+            assert_eq!(*w, Error::json(Syntax::InvalidUtf8, *offset), "{}", shown())
+        }
+        (Err(p), Err(Error::Json { kind: Syntax::InvalidUtf8, .. })) => {
+            assert!(core::str::from_utf8(input).is_err(), "{}: {p:?}", shown())
+        }
+        (Err(p), Err(w)) => assert_eq!(p, w, "{}", shown()),
+    }
+}
+
+/// Texts for the prefix reader: values of every kind, escapes, numbers the policy refuses,
+/// non-ASCII names (the insertion and merge sorts), and malformed ones.
+const PREFIX_TEXTS: &[&str] = &[
+    "1",
+    "-0.5e-3",
+    "123456789012345678901234",
+    "100000000000000000000",
+    "-0",
+    "true",
+    "null",
+    "\"a\\u00e9\\ud83d\\ude00\\n\"",
+    "\"caf\u{e9} \u{1F600}\"",
+    "[]",
+    "{}",
+    " [1, [2, {\"a\": [3]}], \"x\"] ",
+    "{\"b\": 1, \"a\": {\"d\": [], \"c\": null}, \"\u{e9}\": 2, \"\u{1F600}\": 3, \"\u{FFFD}\": 4}",
+    "{\"k01\":1,\"k17\":1,\"k02\":1,\"k16\":1,\"k03\":1,\"k15\":1,\"k04\":1,\"k14\":1,\"k05\":1,\"k13\":1,\"k06\":1,\"k12\":1,\"k07\":1,\"k11\":1,\"k08\":1,\"k10\":1,\"k09\":1,\"k00\":1}",
+    "{\"a\": 1, \"a\": 2}",
+    "{\"aaaaaaaaaa\\u0062\": 1, \"aaaaaaaaaab\": 2}",
+    "[1,]",
+    "{\"a\" 1}",
+    "[\"\\x\"]",
+    "[\"\\ud800\"]",
+    "[1e400]",
+    "[01]",
+    "[tru]",
+    "\u{feff}[]",
+];
+
+#[test]
+fn prefix_reader_is_the_whole_text_reader_up_to_its_end() {
+    let suffixes: &[&[u8]] = &[b"", b",", b" ]", b"x", b" 7", b"\xFF", b"\"", b"}", b"\n,{\"a\":"];
+    for options in [Options::default(), Options::rfc8785(), Options { max_depth: 2, ..Options::default() }] {
+        for text in PREFIX_TEXTS {
+            for suffix in suffixes {
+                let input = [text.as_bytes(), suffix].concat();
+                // Every cut (values the input ends inside of), and one damaged byte at each offset.
+                for cut in 0..=input.len() {
+                    check_prefix(&input[..cut], &options);
+                }
+                for at in 0..input.len() {
+                    for b in [b'"', b'\\', b']', b'\x01', 0xC3, 0x80] {
+                        let mut damaged = input.clone();
+                        damaged[at] = b;
+                        check_prefix(&damaged, &options);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn prefix_reader_reports_its_end_and_limits() {
+    let mut nodes = vec![Node::EMPTY; 64];
+    let (doc, end) = parse_prefix(b"  {\"a\": [1, 2]}\r\n ,{\"b\"", &mut nodes).unwrap();
+    assert_eq!(end, 18);
+    assert_eq!(doc.source(), "  {\"a\": [1, 2]}\r\n ");
+    assert_eq!(doc.root().offset(), 2);
+    let (doc, end) = parse_prefix(b"12,", &mut nodes).unwrap();
+    assert_eq!((doc.root().as_f64(), end), (Some(12.0), 2));
+    // Cut off: the end of the input, where the value goes on.
+    assert_eq!(parse_prefix(b"{\"a\": [1, 2", &mut nodes).unwrap_err(), Error::json(Syntax::UnexpectedEnd, 11));
+    assert_eq!(parse_prefix(b"[1e", &mut nodes).unwrap_err(), Error::json(Syntax::InvalidNumber, 3));
+    // Invalid UTF-8 counts where it was read: inside the value, not after it.
+    assert_eq!(parse_prefix(b"[\"\xFF\"] x", &mut nodes).unwrap_err(), Error::json(Syntax::InvalidUtf8, 2));
+    assert_eq!(parse_prefix(b"[\"a\"] \xFF", &mut nodes).unwrap().1, 6);
+    assert_eq!(parse_prefix(b"[1 \xFF", &mut nodes).unwrap_err(), Error::json(Syntax::InvalidUtf8, 3));
+    assert_eq!(parse_prefix(b"\xEF\xBB\xBF1", &mut nodes).unwrap_err(), Error::json(Syntax::ByteOrderMark, 0));
+    let mut few = [Node::EMPTY; 3];
+    assert_eq!(parse_prefix(b"[1,2,3],", &mut few).unwrap_err(), Error::Limit { kind: Limit::Nodes, offset: 5 });
+    let deep = Options { max_depth: 1, ..Options::default() };
+    assert_eq!(
+        parse_prefix_with(b"[[]]", &mut nodes, &deep).unwrap_err(),
+        Error::Limit { kind: Limit::Depth, offset: 1 }
+    );
+}
