@@ -349,7 +349,8 @@ pub fn write_stdout(bytes: &[u8]) -> CliResult {
         return Ok(());
     }
     let mut lock = io::stdout().lock();
-    match lock.write_all(bytes).and_then(|()| lock.flush()) {
+    let written = if bytes.len() >= LARGE_WRITE { write_unbuffered(&mut lock, bytes) } else { lock.write_all(bytes) };
+    match written.and_then(|()| lock.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
             STDOUT_CLOSED.store(true, Ordering::Relaxed);
@@ -357,6 +358,25 @@ pub fn write_stdout(bytes: &[u8]) -> CliResult {
         }
         Err(e) => Err(usage(format!("cannot write to stdout: {e}"))),
     }
+}
+
+/// Blocks of at least this many bytes go to stdout without its line buffer.
+const LARGE_WRITE: usize = 64 * 1024;
+
+/// Writes a large block straight to the stdout file descriptor (after what the line buffer
+/// holds): stdout's line buffer would search the whole block for its last newline first
+/// (canonical JSON has none), about one instruction per byte of output.
+#[cfg(unix)]
+fn write_unbuffered(lock: &mut io::StdoutLock<'_>, bytes: &[u8]) -> io::Result<()> {
+    use std::os::fd::AsFd;
+    lock.flush()?;
+    let fd = lock.as_fd().try_clone_to_owned()?;
+    std::fs::File::from(fd).write_all(bytes)
+}
+
+#[cfg(not(unix))]
+fn write_unbuffered(lock: &mut io::StdoutLock<'_>, bytes: &[u8]) -> io::Result<()> {
+    lock.write_all(bytes)
 }
 
 /// `println!` that returns a [`CliResult`] instead of panicking on a write error.

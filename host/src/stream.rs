@@ -3,8 +3,15 @@
 //!
 //! [`ArrayReader`] drives the core's [`ArrayScanner`] over a buffer that holds only the
 //! element being read (the buffer is compacted as elements are consumed) and parses each
-//! element with [`Nodes`] under the one policy, with a nesting bound one less than the
-//! whole document's (the outer array is one level). Errors have absolute byte offsets.
+//! element under the one policy, with a nesting bound one less than the whole document's
+//! (the outer array is one level). Errors have absolute byte offsets.
+//!
+//! **One pass over each element.** Where an element begins, the reader parses it from
+//! there with [`json::parse_prefix_with`], which finds the element's end as it parses; the
+//! scanner only checks the `,` or `]` after it ([`ArrayScanner::skip_to`]). Only when that
+//! cannot decide (the buffer ends inside the element, an element needs more than
+//! `SMALL_ELEMENT` nodes, or the element is malformed) is the element scanned for its end
+//! and parsed from its span, as a separate pass, into a second buffer.
 //!
 //! **The same verdict as the whole document.** For every input, the first error this
 //! reader reports is the error [`Nodes::parse`] gives for the whole text (a test checks it
@@ -23,16 +30,22 @@
 use std::io::Read;
 
 use concordia_core::error::{Limit, Syntax};
-use concordia_core::json::stream::{element_depth, ArrayScanner, Span, Step};
+use concordia_core::json::stream::{element_depth, ArrayScanner, Span, Step, Terminator};
 use concordia_core::json::{self, Doc, Node, Options};
 use concordia_core::Error;
 
 use crate::read::{over_cap, read_more, ReadError, CHUNK};
 use crate::{options, out_of_memory, Nodes};
 
-/// Elements up to this many bytes are parsed into a tape of one node per byte (at most
-/// 1.5 MiB of nodes), which every text of that length fits: no counting pass first.
+/// Elements are parsed where they begin into a tape of one node per byte plus one, which
+/// every text of that length fits (no counting pass first): at first for elements of up to
+/// `FIRST_TAPE` bytes (96 KiB of nodes), after an element that needed more for up to twice
+/// its length, at most `SMALL_ELEMENT` bytes (1.5 MiB of nodes). An element that needs
+/// more nodes than the tape has is scanned and parsed again, sized to its need by [`Nodes`].
 const SMALL_ELEMENT: usize = 64 * 1024;
+
+/// See [`SMALL_ELEMENT`].
+const FIRST_TAPE: usize = 4 * 1024;
 
 /// What the input turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,8 +142,17 @@ pub struct ArrayReader<R> {
     base: u64,
     scanner: ArrayScanner,
     nodes: Nodes,
-    /// Nodes for small elements (see [`SMALL_ELEMENT`]).
+    /// Nodes for parsing where elements begin, for texts of up to `tape_for` bytes (see
+    /// [`SMALL_ELEMENT`]).
     tape: Vec<Node>,
+    tape_for: usize,
+    /// The second buffer: when an element is scanned for its end, its bytes and what is
+    /// read after them are in `spill` from absolute offset `spill_base` (the element
+    /// handed out borrows `buf`, so `buf` cannot grow then); the next call takes `spill`
+    /// as `buf` ([`ArrayReader::settle`]).
+    spill: Vec<u8>,
+    spill_base: u64,
+    in_spill: bool,
     options: Options,
     start: Option<Start>,
     index: u64,
@@ -158,6 +180,10 @@ impl<R: Read> ArrayReader<R> {
             scanner,
             nodes: Nodes::new(),
             tape: Vec::new(),
+            tape_for: FIRST_TAPE,
+            spill: Vec::new(),
+            spill_base: 0,
+            in_spill: false,
             options: options(),
             start: None,
             index: 0,
@@ -189,7 +215,9 @@ impl<R: Read> ArrayReader<R> {
     /// The bytes held now (for memory reports and tests): buffer capacity plus nodes.
     #[must_use]
     pub fn held(&self) -> usize {
-        self.buf.capacity() + (self.nodes.held() + self.tape.len()) * core::mem::size_of::<Node>()
+        self.buf.capacity()
+            + self.spill.capacity()
+            + (self.nodes.held() + self.tape.len()) * core::mem::size_of::<Node>()
     }
 
     /// Reads up to the first value and says whether it is an array. Input whose first
@@ -198,6 +226,7 @@ impl<R: Read> ArrayReader<R> {
     /// # Errors
     /// As [`ArrayReader::next_element`].
     pub fn start(&mut self) -> Result<Start, ReadError> {
+        self.settle();
         if let Some(s) = self.start {
             return Ok(s);
         }
@@ -235,7 +264,7 @@ impl<R: Read> ArrayReader<R> {
         if self.start()? == Start::Value {
             return Err(Error::InvalidArgument("array reader: the input is not an array").into());
         }
-        let Some(span) = self.next_span()? else {
+        let Some(at) = self.next_begin()? else {
             return Ok(None);
         };
         let Some(depth) = element_depth(self.options.max_depth) else {
@@ -246,25 +275,86 @@ impl<R: Read> ArrayReader<R> {
         let options = Options { max_depth: depth, ..self.options };
         let index = self.index;
         self.index += 1;
-        let lo = usize::try_from(span.start - self.base).unwrap_or(usize::MAX);
-        let hi = usize::try_from(span.end - self.base).unwrap_or(usize::MAX);
-        let bytes = self.buf.get(lo..hi).unwrap_or_default();
-        // A small element parses into a tape that fits any text of its length (no counting
-        // pass, no retry); a larger one is sized to its need by `Nodes`.
-        let parsed = if bytes.len() <= SMALL_ELEMENT {
-            let need = json::nodes_for_any(bytes.len());
-            if self.tape.len() < need {
-                self.tape.try_reserve_exact(need - self.tape.len()).map_err(|_| {
-                    self.done = true;
-                    ReadError::Input(out_of_memory(usize::try_from(span.start).unwrap_or(usize::MAX)))
-                })?;
-                self.tape.resize(need, Node::EMPTY);
+        let lo = usize::try_from(at - self.base).unwrap_or(usize::MAX);
+        let rest_len = self.buf.len().saturating_sub(lo);
+        let need = json::nodes_for_any(rest_len.min(self.tape_for));
+        if self.tape.len() < need {
+            if self.tape.try_reserve_exact(need - self.tape.len()).is_err() {
+                self.done = true;
+                return Err(ReadError::Input(out_of_memory(usize::try_from(at).unwrap_or(usize::MAX))));
             }
-            json::parse_with(bytes, &mut self.tape, &options)
-        } else {
-            self.nodes.parse_with(bytes, &options)
+            self.tape.resize(need, Node::EMPTY);
+        }
+        // One pass: the parse finds the element's end; the scanner checks what follows.
+        let eof = self.input.eof;
+        let rest = self.buf.get(lo..).unwrap_or_default();
+        let mut step = None;
+        let mut grow = false;
+        match json::parse_prefix_with(rest, &mut self.tape[..need], &options) {
+            Ok((doc, len)) => {
+                // A value that ends with the buffer may go on (a number) in bytes not read yet.
+                if len < rest.len() || eof {
+                    let end = at + len as u64;
+                    if self.scanner.skip_to(end).is_ok() {
+                        match self.scanner.next(&self.buf, self.base, eof) {
+                            Ok(Step::Element(span))
+                                if span.end == end
+                                    && matches!(span.terminator, Terminator::Comma | Terminator::Close) =>
+                            {
+                                return Ok(Some(Element { doc, offset: at, index }));
+                            }
+                            other => step = Some(other),
+                        }
+                    }
+                }
+            }
+            Err(Error::Limit { kind: Limit::Nodes, .. }) => grow = true,
+            Err(_) => {}
+        }
+        // Otherwise scan the element for its end (in `spill`, since `buf` is borrowed by the
+        // attempt above), then parse its span: the verdict is the whole document's.
+        self.in_spill = true;
+        self.spill.clear();
+        let from = lo.min(self.buf.len());
+        if self.spill.try_reserve(self.buf.len() - from).is_err() {
+            self.done = true;
+            return Err(ReadError::Input(out_of_memory(usize::try_from(at).unwrap_or(usize::MAX))));
+        }
+        self.spill.extend_from_slice(self.buf.get(from..).unwrap_or_default());
+        self.spill_base = at;
+        let span = loop {
+            let r = match step.take() {
+                Some(r) => r,
+                None => self.scanner.next(&self.spill, self.spill_base, self.input.eof),
+            };
+            match r {
+                Ok(Step::NeedMore) => {
+                    let want = CHUNK.max(self.spill.len() / 2);
+                    if let Err(e) = self.input.read(&mut self.spill, want) {
+                        self.done = true;
+                        return Err(e);
+                    }
+                }
+                Ok(Step::Element(span)) => break span,
+                Ok(_) | Err(Error::InvalidArgument(_)) => {
+                    self.done = true;
+                    return Err(Error::InvalidArgument("array reader: unexpected scanner step").into());
+                }
+                Err(e) => {
+                    self.done = true;
+                    let from = self.scanner.position();
+                    return Err(self.input.verdict(e, from, &self.spill, self.spill_base));
+                }
+            }
         };
-        let e = match parsed {
+        if grow {
+            let len = usize::try_from(span.len()).unwrap_or(usize::MAX);
+            self.tape_for = self.tape_for.max(len.saturating_mul(2)).min(SMALL_ELEMENT);
+        }
+        let lo = usize::try_from(span.start - self.spill_base).unwrap_or(usize::MAX);
+        let hi = usize::try_from(span.end - self.spill_base).unwrap_or(usize::MAX);
+        let bytes = self.spill.get(lo..hi).unwrap_or_default();
+        let e = match self.nodes.parse_with(bytes, &options) {
             Ok(doc) => match span.check_complete(false) {
                 Ok(()) => return Ok(Some(Element { doc, offset: span.start, index })),
                 Err(e) => e,
@@ -272,7 +362,7 @@ impl<R: Read> ArrayReader<R> {
             Err(e) => span.map_error(e),
         };
         self.done = true;
-        Err(self.input.verdict(e, span.end, &self.buf, self.base))
+        Err(self.input.verdict(e, span.end, &self.spill, self.spill_base))
     }
 
     /// The next line of JSON Lines input (or the next element's bytes of an array, not
@@ -303,6 +393,42 @@ impl<R: Read> ArrayReader<R> {
         Ok(())
     }
 
+    /// Where the next element begins, with the buffer holding that byte; `None` after the
+    /// last element.
+    fn next_begin(&mut self) -> Result<Option<u64>, ReadError> {
+        while !self.done {
+            match self.scanner.next_begin(&self.buf, self.base, self.input.eof) {
+                Ok(Step::NeedMore) => self.fill()?,
+                Ok(Step::Begin { at }) => return Ok(Some(at)),
+                Ok(Step::End) => self.done = true,
+                Ok(Step::Open { .. } | Step::NotArray { .. } | Step::Element(_)) | Err(Error::InvalidArgument(_)) => {
+                    self.done = true;
+                    return Err(Error::InvalidArgument("array reader: unexpected scanner step").into());
+                }
+                Err(e) => {
+                    self.done = true;
+                    let from = self.scanner.position();
+                    return Err(self.input.verdict(e, from, &self.buf, self.base));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// After an element was read from `spill`: `spill` becomes the buffer (the old buffer's
+    /// memory is kept for the next time, unless it grew large).
+    fn settle(&mut self) {
+        if self.in_spill {
+            self.in_spill = false;
+            core::mem::swap(&mut self.buf, &mut self.spill);
+            self.base = self.spill_base;
+            self.spill.clear();
+            if self.spill.capacity() > 4 * CHUNK {
+                self.spill = Vec::new();
+            }
+        }
+    }
+
     /// The span of the next element, with the buffer filled to its end.
     fn next_span(&mut self) -> Result<Option<Span>, ReadError> {
         while !self.done {
@@ -310,7 +436,7 @@ impl<R: Read> ArrayReader<R> {
                 Ok(Step::NeedMore) => self.fill()?,
                 Ok(Step::Element(span)) => return Ok(Some(span)),
                 Ok(Step::End) => self.done = true,
-                Ok(Step::Open { .. } | Step::NotArray { .. }) | Err(Error::InvalidArgument(_)) => {
+                Ok(Step::Open { .. } | Step::NotArray { .. } | Step::Begin { .. }) | Err(Error::InvalidArgument(_)) => {
                     self.done = true;
                     return Err(Error::InvalidArgument("array reader: unexpected scanner step").into());
                 }

@@ -303,6 +303,49 @@ fn streaming_gives_the_whole_documents_verdict_on_damaged_arrays() {
     }
 }
 
+/// Inputs longer than the reader's buffer: elements end at, straddle and begin at the
+/// buffer's end (the reader reads 256 KiB at a time), where parsing an element where it
+/// begins cannot see its end and the element is scanned instead; the verdict and output
+/// are still the whole document's.
+#[test]
+fn elements_across_the_buffers_end_give_the_whole_documents_verdict() {
+    let mut r = Rng(0x0B0F_FE25_0000_0001);
+    // Valid elements that never fail (no policy edges): numbers, literals, strings, nests.
+    let (mut elements, mut bytes) = (Vec::new(), 0);
+    while bytes < 600_000 {
+        let mut v = Vec::new();
+        value(&mut r, &mut v, 1);
+        if whole(&v).is_ok() {
+            bytes += v.len() + 1;
+            elements.push(v);
+        }
+    }
+    let numbers: Vec<Vec<u8>> = (0..110_000u64).map(|i| (i * 7919 % 100_000).to_string().into_bytes()).collect();
+    for list in [&elements, &numbers] {
+        for shift in [0usize, 1, 3, 377] {
+            let mut text = vec![b' '; shift];
+            text.push(b'[');
+            for (i, e) in list.iter().enumerate() {
+                if i > 0 {
+                    text.extend_from_slice(if i % 3 == 0 { b" , " } else { b"," });
+                }
+                text.extend_from_slice(e);
+            }
+            text.push(b']');
+            check_once(&text);
+            // Cut where the first and the second buffer end, and one byte on either side.
+            for cut in [256 * 1024 - 1, 256 * 1024, 512 * 1024 + 1] {
+                check_once(&text[..cut.min(text.len())]);
+            }
+        }
+    }
+}
+
+fn check_once(text: &[u8]) {
+    let got = streamed(Trickle { data: text, rng: Rng(7), max: 1 << 16 });
+    assert_eq!(got, whole(text), "{} bytes", text.len());
+}
+
 #[test]
 fn fixed_cases() {
     for text in [
