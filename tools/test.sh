@@ -6,7 +6,8 @@
 #      RFC 8785 files, the reference SDK and V8; interop with the reference SDK; the
 #      conformance suite against the reference runner on thousands of new mutations;
 #   3. wrappers: each wrapper's own test script in tools/ci/ (C and Go, the Python wheel,
-#      UniFFI's Python backend, the Kotlin bindings on the JVM);
+#      UniFFI's Python backend, the Kotlin bindings on the JVM, the npm package over
+#      WebAssembly);
 #   4. readme: every transcript block of README.md runs and prints what it shows
 #      (tools/ci/readme.sh), and its capability x surface table is the one
 #      tools/capabilities.json gives, each capability provided or its gap explained
@@ -17,9 +18,10 @@
 # naming what is missing and how to get it: cargo; python3 with venv; node and npm (the V8
 # and Digital Bazaar oracles); for the wrappers gcc, valgrind, pkg-config, go, a JDK 17+ and
 # JNA, which it installs with apt-get when run as root (saying so first) and otherwise asks
-# for; and the network to the registries, only when something still has to be downloaded
-# (crates, the pinned Python packages, the reference SDK, the npm cryptosuite, cbindgen, the
-# Kotlin compiler's wheel).
+# for, and node and npm; and the network to the registries, only when something still has
+# to be downloaded (crates, the pinned Python packages, the reference SDK, the npm
+# cryptosuite, cbindgen, the Kotlin compiler's wheel, wasm-bindgen-cli, the npm package's
+# devDependencies).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -87,6 +89,8 @@ preflight() {
         java_version="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' || true)"
         [[ -n $java_version && ${java_version%%.*} -ge 17 ]] || tools+=("java 17:openjdk-17-jdk-headless")
         [[ -f ${JNA_JAR:-/usr/share/java/jna.jar} ]] || tools+=(jna.jar:libjna-java)
+        command -v node >/dev/null || missing "node not found (the npm package's tests): apt-get install nodejs npm, or CONCORDIA_TEST_ONLY=rust|python|readme"
+        command -v npm >/dev/null || missing "npm not found (the npm package's devDependencies): apt-get install npm"
         if ((${#tools[@]})); then
             local names=() pkgs=() t
             for t in "${tools[@]}"; do
@@ -121,6 +125,15 @@ preflight() {
         if ! cbindgen --version 2>/dev/null | grep -qx "cbindgen 0.29.4"; then
             need_network "cbindgen 0.29.4 (cargo install, about 2 minutes)" https://index.crates.io/config.json
             echo "==> preflight: cbindgen 0.29.4 is missing; tools/ci/ffi-c.sh will build it with cargo install (about 2 minutes)"
+        fi
+        local wbv
+        wbv="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)"
+        if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wbv"; then
+            need_network "wasm-bindgen-cli $wbv (cargo install)" https://index.crates.io/config.json
+            echo "==> preflight: wasm-bindgen-cli $wbv is missing; tools/ci/js.sh will build it with cargo install (several minutes)"
+        fi
+        if ! cmp -s bindings-js/package-lock.json bindings-js/node_modules/.concordia-installed 2>/dev/null; then
+            need_network "the npm package's devDependencies (bindings-js/package-lock.json)" https://registry.npmjs.org/
         fi
         if [[ ! -f .venv/.concordia-rs-build.installed ]]; then
             need_network "maturin (the Python wheel's build tool)" https://pypi.org/simple/maturin/
@@ -164,7 +177,7 @@ python_tests() {
 
 wrapper_tests() {
     local script
-    for script in tools/ci/ffi-c.sh tools/ci/python.sh tools/ci/uniffi.sh tools/ci/kotlin.sh tools/ci/verdict.sh; do
+    for script in tools/ci/ffi-c.sh tools/ci/python.sh tools/ci/uniffi.sh tools/ci/kotlin.sh tools/ci/verdict.sh tools/ci/js.sh; do
         if [[ -x $script ]]; then
             step "$script"
         fi

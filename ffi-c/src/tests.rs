@@ -69,6 +69,14 @@ fn every_core_error_has_its_own_code_with_the_same_class() {
 }
 
 #[test]
+fn host_error_code_names_are_the_c_names() {
+    // The npm package reports `concordia_host::error_code` as `error.code`: the same name.
+    for e in all_core_errors() {
+        assert_eq!(concordia_host::error_code(&e), format!("{:?}", code_of(&e)), "{e:?}");
+    }
+}
+
+#[test]
 fn codes_are_in_their_blocks_and_unique() {
     let mut seen = std::collections::HashSet::new();
     for c in concordia_result::ALL {

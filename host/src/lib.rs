@@ -244,6 +244,74 @@ pub fn canonical(value: Value<'_>) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The stable name of an error's code, for surfaces that report codes by name (the npm
+/// package's `error.code`): the C ABI's result code name (`CONCORDIA_JSON_DUPLICATE_KEY`,
+/// `CONCORDIA_SIGNATURE`, `CONCORDIA_LIMIT_DEPTH`, ...), one per core variant and kind, so
+/// that one failure has one name on every surface (concordia-ffi's tests check that the
+/// two tables agree). Variants a newer core adds get the C ABI's catch-alls.
+#[must_use]
+pub const fn error_code(e: &Error) -> &'static str {
+    use concordia_core::error::Syntax;
+    match *e {
+        Error::Json { kind, .. } => match kind {
+            Syntax::UnexpectedEnd => "CONCORDIA_JSON_UNEXPECTED_END",
+            Syntax::UnexpectedByte => "CONCORDIA_JSON_UNEXPECTED_BYTE",
+            Syntax::TrailingBytes => "CONCORDIA_JSON_TRAILING_BYTES",
+            Syntax::InvalidUtf8 => "CONCORDIA_JSON_INVALID_UTF8",
+            Syntax::ControlCharacter => "CONCORDIA_JSON_CONTROL_CHARACTER",
+            Syntax::InvalidEscape => "CONCORDIA_JSON_INVALID_ESCAPE",
+            Syntax::LoneSurrogate => "CONCORDIA_JSON_LONE_SURROGATE",
+            Syntax::InvalidNumber => "CONCORDIA_JSON_INVALID_NUMBER",
+            Syntax::NumberOutOfRange => "CONCORDIA_JSON_NUMBER_OUT_OF_RANGE",
+            Syntax::UnsafeInteger => "CONCORDIA_JSON_UNSAFE_INTEGER",
+            Syntax::NegativeZero => "CONCORDIA_JSON_NEGATIVE_ZERO",
+            Syntax::DuplicateKey => "CONCORDIA_JSON_DUPLICATE_KEY",
+            Syntax::ByteOrderMark => "CONCORDIA_JSON_BYTE_ORDER_MARK",
+            _ => "CONCORDIA_JSON_OTHER",
+        },
+        Error::Limit { kind, .. } => match kind {
+            Limit::Depth => "CONCORDIA_LIMIT_DEPTH",
+            Limit::Nodes => "CONCORDIA_LIMIT_NODES",
+            Limit::Size => "CONCORDIA_LIMIT_SIZE",
+            Limit::Capacity => "CONCORDIA_LIMIT_CAPACITY",
+            Limit::Steps => "CONCORDIA_LIMIT_STEPS",
+            Limit::Memory => "CONCORDIA_LIMIT_MEMORY",
+            _ => "CONCORDIA_LIMIT_OTHER",
+        },
+        Error::BufferTooSmall { .. } => "CONCORDIA_BUFFER_TOO_SMALL",
+        Error::Encoding(_) => "CONCORDIA_ENCODING",
+        Error::Signature => "CONCORDIA_SIGNATURE",
+        Error::UnknownKey => "CONCORDIA_UNKNOWN_KEY",
+        Error::Schema(_) => "CONCORDIA_SCHEMA",
+        Error::Digest(_) => "CONCORDIA_DIGEST",
+        Error::Binding(_) => "CONCORDIA_BINDING",
+        Error::Temporal(_) => "CONCORDIA_TEMPORAL",
+        Error::Privacy(_) => "CONCORDIA_PRIVACY",
+        Error::Transition(_) => "CONCORDIA_TRANSITION",
+        Error::MaxRounds => "CONCORDIA_MAX_ROUNDS",
+        Error::InvalidArgument(_) => "CONCORDIA_INVALID_ARGUMENT",
+        _ => "CONCORDIA_INTERNAL",
+    }
+}
+
+/// A message id (AIP's envelope `id`) from 16 random bytes: a lowercase UUID v4 (RFC 9562
+/// version and variant bits set), checked by the core's `parse_uuid_v4`. Hosts supply
+/// the randomness.
+///
+/// # Errors
+/// None in practice: the core's check of the result.
+pub fn uuid_v4(random: [u8; 16]) -> Result<String> {
+    let mut b = random;
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let mut hex = [0u8; 32];
+    concordia_core::encoding::encode_hex(&b, &mut hex)?;
+    let h = core::str::from_utf8(&hex).map_err(|_| Error::Encoding("hex"))?;
+    let id = format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]);
+    concordia_core::aip::envelope::parse_uuid_v4(&id)?;
+    Ok(id)
+}
+
 /// Parties a host session holds (the C ABI exports the same number).
 pub const SESSION_MAX_PARTIES: usize = 8;
 /// Numeric terms remembered per party in a host session.

@@ -82,3 +82,19 @@ fn key_maps_resolve_escaped_and_plain_ids() {
     assert!(matches!(KeyMap::from_json(b"[]"), Err(Error::Schema(_))));
     assert!(KeyMap::from_json(br#"{"x": "AAAA", "y": 1}"#).unwrap().is_empty());
 }
+
+#[test]
+fn uuid_v4_sets_version_and_variant() {
+    assert_eq!(uuid_v4([0; 16]).unwrap(), "00000000-0000-4000-8000-000000000000");
+    assert_eq!(uuid_v4([0xff; 16]).unwrap(), "ffffffff-ffff-4fff-bfff-ffffffffffff");
+    let id = uuid_v4(*b"0123456789abcdef").unwrap();
+    assert_eq!(id, "30313233-3435-4637-b839-616263646566");
+    assert!(concordia_core::aip::envelope::parse_uuid_v4(&id).is_ok());
+}
+
+#[test]
+fn error_codes_name_each_variant() {
+    assert_eq!(error_code(&Error::Json { kind: Syntax::DuplicateKey, offset: 1 }), "CONCORDIA_JSON_DUPLICATE_KEY");
+    assert_eq!(error_code(&out_of_memory(0)), "CONCORDIA_LIMIT_MEMORY");
+    assert_eq!(error_code(&Error::MaxRounds), "CONCORDIA_MAX_ROUNDS");
+}

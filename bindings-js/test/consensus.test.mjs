@@ -1,0 +1,120 @@
+// Consensus venue primitives: digests (node:crypto and the canonicalize package as
+// oracles), invitations, room commands, artifacts, and every error class they raise.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { test } from "node:test";
+import canonicalizeOracle from "canonicalize";
+
+import * as c from "../node.js";
+import { sha256Hex } from "./helpers.mjs";
+
+const INV_ID = "3f2b8c1e-5d4a-4e7b-9c2f-1a2b3c4d5e6f";
+const SECRET = "6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA";
+const PROOF = "ep_private_proof_123";
+
+function email(inviteUri, href) {
+  const block = JSON.stringify(
+    {
+      schema: "https://consensus.md/schemas/invitation-email/v1",
+      invitation_id: INV_ID,
+      invite_uri: inviteUri ?? `https://consensus.md/i/${INV_ID}#secret=${SECRET}`,
+      agent_exchange: { method: "POST", href: href ?? `https://consensus.md/api/v1/agent/invitations/${INV_ID}/exchange` },
+      agent_claim: { email_proof: PROOF, meaning: "A private proof." },
+    },
+    null,
+    2,
+  );
+  return `Hello agent,\r\n\r\n---BEGIN CONSENSUS INVITATION V1---\r\n${block}\r\n---END CONSENSUS INVITATION V1---\r\n\r\n-- Consensus\r\n`;
+}
+
+test("revision and Markdown digests", () => {
+  const rev = '{"title": "Lease", "clauses": [{"n": 1, "text": "Rent 1200"}], "revision": 3}';
+  const d = c.consensusRevisionDigest(rev);
+  assert.equal(d, sha256Hex(canonicalizeOracle(JSON.parse(rev))));
+  assert.equal(c.consensusVerifyRevision(rev, d), d);
+  assert.equal(c.consensusVerifyRevision(rev, "sha256:" + d), d);
+  // RFC 8785's number domain: a big integer is read as the nearest double, as JavaScript does.
+  assert.equal(c.consensusRevisionDigest("[9007199254740993]"), sha256Hex(canonicalizeOracle(JSON.parse("[9007199254740993]"))));
+  const md = "# Agreement\r\n\nRent: 1200\n";
+  assert.equal(c.consensusMarkdownDigest(md), sha256Hex(md));
+  assert.equal(c.consensusVerifyMarkdown(md, c.consensusMarkdownDigest(md)), sha256Hex(md));
+  assert.throws(() => c.consensusVerifyRevision(rev, "0".repeat(64)), { name: "DigestError", code: "CONCORDIA_DIGEST", message: /revision/ });
+  assert.throws(() => c.consensusVerifyMarkdown(md + " ", c.consensusMarkdownDigest(md)), { name: "DigestError", message: /markdown/ });
+  assert.throws(() => c.consensusVerifyRevision(rev, d.toUpperCase()), { name: "DigestError" });
+  assert.throws(() => c.consensusVerifyMarkdown(md, "xyz"), { name: "InputError" });
+  assert.throws(() => c.consensusRevisionDigest('{"a":1,"a":2}'), { name: "InputError", message: /malformed JSON/ });
+});
+
+test("invitations: checks, no secrets, every refusal", () => {
+  const s = c.consensusParseInvitation(email());
+  assert.deepEqual(s, {
+    invitationId: INV_ID,
+    exchangeHref: `https://consensus.md/api/v1/agent/invitations/${INV_ID}/exchange`,
+    checks: { https: true, origin: true, noQuery: true, uuids: true, secret: true },
+    valid: true,
+  });
+  assert.ok(!JSON.stringify(s).includes(SECRET) && !JSON.stringify(s).includes(PROOF));
+  assert.deepEqual(c.consensusValidateInvitation(email(), "https://consensus.md"), s);
+  const http = email(`http://consensus.md/i/${INV_ID}#secret=${SECRET}`);
+  assert.equal(c.consensusParseInvitation(http).checks.https, false);
+  assert.throws(() => c.consensusValidateInvitation(http), { name: "BindingError", message: /https/ });
+  assert.throws(() => c.consensusValidateInvitation(email(), "https://example.org"), { name: "BindingError", message: /origin/ });
+  const query = email(undefined, `https://consensus.md/api/v1/agent/invitations/${INV_ID}/exchange?x=1`);
+  assert.throws(() => c.consensusValidateInvitation(query), { name: "PrivacyError", code: "CONCORDIA_PRIVACY", message: /query/ });
+  const nosecret = email(`https://consensus.md/i/${INV_ID}#secret=a`);
+  assert.equal(c.consensusParseInvitation(nosecret).valid, false);
+  assert.throws(() => c.consensusValidateInvitation(nosecret), { name: "InputError", message: /secret/ });
+  assert.throws(() => c.consensusParseInvitation("no invitation here"), { name: "SchemaError", message: /markers/ });
+  assert.throws(() => c.consensusParseInvitation("x".repeat(256 * 1024 + 1)), { name: "LimitError" });
+  assert.throws(() => c.consensusParseInvitation(email(), "ftp://consensus.md"), { name: "InputError", message: /origin/ });
+});
+
+test("room commands and their idempotency keys", () => {
+  const d = sha256Hex("# Agreement\n");
+  const agree = c.consensusBuildCommand("agree", "", 1, d);
+  assert.equal(agree.action, "agree");
+  assert.equal(agree.revision, 1);
+  assert.equal(agree.wireBody, JSON.stringify({ action: "agree", body: "", digest: d, revision: 1 }));
+  assert.match(agree.idempotencyKey, /^cns1:[A-Za-z0-9_-]{43}$/);
+  assert.deepEqual(c.consensusBuildCommand("agree", "", 1, "sha256:" + d), agree);
+  assert.deepEqual(c.consensusParseCommand(agree.wireBody), agree);
+  const comment = c.consensusBuildCommand("comment", "Looks good, é", 2, d);
+  assert.notEqual(comment.idempotencyKey, agree.idempotencyKey);
+  assert.deepEqual(c.consensusParseCommand(comment.wireBody), comment);
+  for (const action of ["question", "change_request"]) c.consensusBuildCommand(action, "why?", 1, d);
+  for (const action of ["disagree", "abstain"]) c.consensusBuildCommand(action, "", 1, d);
+  assert.throws(() => c.consensusBuildCommand("approve", "", 1, d), { name: "SchemaError", message: /action/ });
+  assert.throws(() => c.consensusBuildCommand("agree", "yes", 1, d), { name: "SchemaError", message: /empty body/ });
+  assert.throws(() => c.consensusBuildCommand("comment", "x".repeat(4001), 1, d), { name: "SchemaError", message: /4000/ });
+  assert.throws(() => c.consensusBuildCommand("comment", "x", 0, d), { name: "SchemaError", message: /revision/ });
+  assert.throws(() => c.consensusBuildCommand("comment", "x", 1.5, d), { name: "InputError" });
+  assert.throws(() => c.consensusBuildCommand("comment", "x", 1, "abc"), { name: "InputError" });
+  assert.throws(() => c.consensusParseCommand(`{"action":"agree","body":"","digest":"${d}","revision":1,"x":1}`), {
+    name: "SchemaError",
+    message: /unknown member/,
+  });
+  assert.throws(() => c.consensusParseCommand(" ".repeat(30000)), { name: "LimitError" });
+});
+
+test("CONSENSUS.md artifacts", () => {
+  const body = new TextEncoder().encode("# CONSENSUS\n\nReached on revision 3.\n");
+  const digest = createHash("sha256").update(body).digest();
+  const field = `sha-256=:${digest.toString("base64")}:`;
+  assert.equal(c.consensusVerifyArtifact(body, field, digest.toString("hex"), "reached"), digest.toString("hex"));
+  assert.equal(c.consensusVerifyArtifact(body, "md5=:AAAA:, " + field, digest.toString("hex"), "reached"), digest.toString("hex"));
+  for (const outcome of ["pending", "disagreed", "no_consensus", "expired"]) {
+    assert.throws(() => c.consensusVerifyArtifact(body, field, digest.toString("hex"), outcome), {
+      name: "TransitionError",
+    });
+  }
+  const more = new Uint8Array([...body, 32]);
+  assert.throws(() => c.consensusVerifyArtifact(more, field, digest.toString("hex"), "reached"), {
+    name: "DigestError",
+    message: /content-digest/,
+  });
+  assert.throws(() => c.consensusVerifyArtifact(body, "md5=:AAAA:", digest.toString("hex"), "reached"), { name: "SchemaError" });
+  assert.throws(() => c.consensusVerifyArtifact(body, field, digest.toString("hex").toUpperCase(), "reached"), {
+    name: "InputError",
+  });
+  assert.throws(() => c.consensusVerifyArtifact(body, field, digest.toString("hex"), "done"), { name: "SchemaError" });
+});

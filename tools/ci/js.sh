@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# CI for the npm package `concordia-rs` (issue 23, bindings-js/): installs what a fresh
+# machine lacks (the rustup target wasm32-unknown-unknown; wasm-bindgen-cli pinned to the
+# `wasm-bindgen` version in Cargo.lock, with cargo install --locked; the package's npm
+# devDependencies from the committed package-lock.json with npm ci), builds the package
+# (bindings-js/build.sh) and runs its Node tests (`node --test test/`: every export and
+# error, the conformance suite through verifyProfile with the Rust runner's summary line,
+# the demo's transcript and attestation, interop with the release CLI both ways).
+# Idempotent; run from anywhere.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+started=$SECONDS
+
+step() {
+    echo "==> $*"
+    "$@"
+}
+
+wasm_bindgen_version() {
+    awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+ensure_tools() {
+    if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+        step rustup target add wasm32-unknown-unknown
+    fi
+    local version
+    version="$(wasm_bindgen_version)"
+    if wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
+        echo "==> wasm-bindgen-cli $version: present"
+    else
+        # Built from crates.io (not a downloaded binary): 17 minutes on this 2-core machine
+        # with other builds running.
+        step cargo install wasm-bindgen-cli --version "=$version" --locked
+    fi
+    command -v node >/dev/null || { echo "tools/ci/js.sh: node not found: apt-get install nodejs npm" >&2; exit 2; }
+    local major
+    major="$(node -p 'process.versions.node.split(".")[0]')"
+    if ((major < 20)); then
+        echo "tools/ci/js.sh: node $(node --version) is too old: the package needs Node 20 or later" >&2
+        exit 2
+    fi
+}
+
+ensure_tools
+# The CLI is the other end of the interop tests (.ci/run has usually built it).
+step cargo build --locked --release -p concordia-cli
+step bindings-js/build.sh
+(
+    cd bindings-js
+    if ! cmp -s package-lock.json node_modules/.concordia-installed 2>/dev/null; then
+        step npm ci --no-audit --no-fund
+        cp package-lock.json node_modules/.concordia-installed
+    fi
+    CONCORDIA_CLI="$root/target/release/concordia" step node --test test/
+)
+gzip -9 -c bindings-js/wasm/concordia_wasm_bg.wasm | wc -c | awk '{ print "==> concordia_wasm_bg.wasm gzipped: " $1 " bytes" }'
+echo "==> tools/ci/js.sh passed in $((SECONDS - started)) s"
