@@ -1,6 +1,8 @@
 // The public API of `concordia-rs`: the WebAssembly exports (bindings-js/src/, names as
 // the UniFFI bindings in camelCase) and the error classes. Both entry points (node.js,
 // browser.js) instantiate the module first, then re-export this.
+import { aipOpenCheckedNoWindow, aipOpenCheckedWindow } from "./wasm/concordia_wasm.js";
+
 export {
   version,
   canonicalize,
@@ -25,6 +27,7 @@ export {
   consensusBuildCommand,
   consensusParseCommand,
   consensusVerifyArtifact,
+  consensusRoomOutcome,
   aipParseHandle,
   aipHandle,
   aipParseDidDocument,
@@ -39,6 +42,7 @@ export {
   AipReplayWindow,
   aipVcIssue,
   aipVcVerify,
+  aipVcVerifyProof,
   aipTrustCeiling,
   aipTrustUpdate,
   aipTrustScore,
@@ -58,4 +62,16 @@ export {
   PrivacyError,
   TransitionError,
   RandomnessError,
+  ReplayError,
 } from "./errors.js";
+
+/**
+ * Every recipient check of `concordia aip open`, in its order: the signature, the
+ * addressee (when `recipient` knows its DID), the body, then freshness at `now` or, with a
+ * replay `window`, its replay check (an id it has seen throws a ReplayError).
+ */
+export function aipOpenChecked(recipient, senderDidDocumentJson, envelopeJson, now, window) {
+  return window === undefined || window === null
+    ? aipOpenCheckedNoWindow(recipient, senderDidDocumentJson, envelopeJson, now)
+    : aipOpenCheckedWindow(recipient, senderDidDocumentJson, envelopeJson, now, window);
+}

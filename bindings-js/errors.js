@@ -8,7 +8,8 @@ export class ConcordiaError extends Error {
    * @param {string} message the core's description (with the byte offset for malformed JSON)
    * @param {string} code the C ABI's result code name, e.g. `CONCORDIA_JSON_DUPLICATE_KEY`
    * @param {string} klass the core's reason class: input, limit, schema, signature, digest,
-   *   binding, temporal, privacy, transition (internal for a randomness failure)
+   *   binding, temporal, privacy, transition (internal for a randomness failure, replay for
+   *   an envelope a replay window has seen)
    * @param {number | undefined} offset byte offset in the UTF-8 input (JSON and limit errors)
    * @param {string | undefined} sdkException the reference SDK's exception class name
    */
@@ -42,6 +43,8 @@ export class PrivacyError extends ConcordiaError {}
 export class TransitionError extends ConcordiaError {}
 /** WebCrypto's random generator failed (key generation, sealing, message ids). */
 export class RandomnessError extends ConcordiaError {}
+/** aipOpenChecked with a replay window: an envelope id the window has already seen. */
+export class ReplayError extends ConcordiaError {}
 
 const BY_CLASS = {
   input: InputError,
@@ -53,6 +56,7 @@ const BY_CLASS = {
   temporal: TemporalError,
   privacy: PrivacyError,
   transition: TransitionError,
+  replay: ReplayError,
 };
 
 /** Called by the WebAssembly glue; not part of the public API. */

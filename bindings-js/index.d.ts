@@ -19,7 +19,8 @@ export type ErrorClass =
   | "temporal"
   | "privacy"
   | "transition"
-  | "internal";
+  | "internal"
+  | "replay";
 
 /** Every error the package throws. */
 export class ConcordiaError extends Error {
@@ -43,6 +44,8 @@ export class TemporalError extends ConcordiaError {}
 export class PrivacyError extends ConcordiaError {}
 export class TransitionError extends ConcordiaError {}
 export class RandomnessError extends ConcordiaError {}
+/** `aipOpenChecked` with a replay window: an id it has seen (code `CONCORDIA_AIP_DUPLICATE`). */
+export class ReplayError extends ConcordiaError {}
 
 // ------------------------------------------------------------------ JSON, keys
 
@@ -237,6 +240,15 @@ export function consensusVerifyArtifact(
   xConsensusSha256: string,
   outcome: ConsensusOutcome,
 ): string;
+/** A room document replayed through the core's room model, as `concordia consensus outcome`. */
+export function consensusRoomOutcome(
+  roomJson: string,
+  now: Time,
+): {
+  outcome: ConsensusOutcome;
+  accepted: number;
+  refused: { index: number; status: number; reason: string; message: string }[];
+};
 
 // ------------------------------------------------------------------ AIP
 
@@ -287,6 +299,15 @@ export class AipKeyPair {
   private constructor();
   static generate(): AipKeyPair;
   static fromSeeds(ed25519Seed: Uint8Array, x25519Secret: Uint8Array): AipKeyPair;
+  /** A `concordia aip keygen` key file (JSON text); its `did`, when present, is checked by `aipOpen`. */
+  static fromKeyFile(keyFileJson: string): AipKeyPair;
+  /** The keys `concordia aip keygen --seed` makes (tests and examples only). */
+  static fromKeygenSeed(seed: Uint8Array, did?: string): AipKeyPair;
+  /** The same keys for the agent `did`: `aipOpen` then checks the addressee. */
+  withDid(did: string): AipKeyPair;
+  did(): string | undefined;
+  /** The key file as `concordia aip keygen` prints it (both secrets). */
+  keyFileJson(): string;
   ed25519Seed(): Uint8Array;
   x25519Secret(): Uint8Array;
   ed25519PublicKey(): Uint8Array;
@@ -308,6 +329,14 @@ export function aipOpen(
   recipient: AipKeyPair,
   senderDidDocumentJson: string,
   envelopeJson: string,
+): { header: AipHeader; bodyJson: string };
+/** Every recipient check of `concordia aip open`: signature, addressee, body, then freshness or the window's replay check. */
+export function aipOpenChecked(
+  recipient: AipKeyPair,
+  senderDidDocumentJson: string,
+  envelopeJson: string,
+  now: Time,
+  window?: AipReplayWindow,
 ): { header: AipHeader; bodyJson: string };
 
 /** Remembers message ids for 600 s (at-least-once delivery). */
@@ -331,6 +360,8 @@ export function aipVcVerify(
   credentialJson: string,
   options?: { anchors?: string[]; revoked?: string[]; now?: Time },
 ): { issuer: string; subject: string | undefined; publicKey: Uint8Array };
+/** The proof alone (`concordia aip vc verify --proof-only`). */
+export function aipVcVerifyProof(credentialJson: string): { verificationMethod: string; publicKey: Uint8Array };
 
 export type AipTrustEvent = "success" | "failure" | "revocation";
 

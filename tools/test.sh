@@ -17,8 +17,8 @@
 # Before anything runs, a preflight checks what the chosen parts need and stops with one line
 # naming what is missing and how to get it: cargo; python3 with venv; node and npm (the V8
 # and Digital Bazaar oracles); for the wrappers gcc, valgrind, pkg-config, go, a JDK 17+ and
-# JNA, which it installs with apt-get when run as root (saying so first) and otherwise asks
-# for, and node and npm; and the network to the registries, only when something still has
+# JNA and chromium (the npm package's browser test), which it installs with apt-get when
+# run as root (saying so first) and otherwise asks for, and node and npm; and the network to the registries, only when something still has
 # to be downloaded (crates, the pinned Python packages, the reference SDK, the npm
 # cryptosuite, cbindgen, the Kotlin compiler's wheel, wasm-bindgen-cli, the npm package's
 # devDependencies).
@@ -89,6 +89,7 @@ preflight() {
         java_version="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' || true)"
         [[ -n $java_version && ${java_version%%.*} -ge 17 ]] || tools+=("java 17:openjdk-17-jdk-headless")
         [[ -f ${JNA_JAR:-/usr/share/java/jna.jar} ]] || tools+=(jna.jar:libjna-java)
+        command -v chromium >/dev/null || tools+=(chromium:chromium)
         command -v node >/dev/null || missing "node not found (the npm package's tests): apt-get install nodejs npm, or CONCORDIA_TEST_ONLY=rust|python|readme"
         command -v npm >/dev/null || missing "npm not found (the npm package's devDependencies): apt-get install npm"
         if ((${#tools[@]})); then

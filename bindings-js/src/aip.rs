@@ -19,7 +19,9 @@ use concordia_core::{jcs, Error};
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
-use crate::errors::{random32, JsResult};
+use concordia_host::aip::{open_checked, KeyFile, Opened};
+
+use crate::errors::{random32, JsError, JsResult};
 use crate::keys::KeyPair;
 use crate::util::{elements, get, named, opt_u32, string, strings, timestamp, utf8, Obj};
 
@@ -127,6 +129,9 @@ pub fn aip_select_route(did_document_json: &str, endpoint_reachable: bool) -> Js
 pub struct AipKeyPair {
     ed: CoreKeyPair,
     x: X25519SecretKey,
+    /// The agent's own `did:aip`, when known: [`aip_open`] then checks that an envelope is
+    /// addressed to it, as `concordia aip open` does with a key file's `did`.
+    did: Option<String>,
 }
 
 #[wasm_bindgen]
@@ -143,7 +148,7 @@ impl AipKeyPair {
         let (x, _) = hpke::derive_keypair(&ikm);
         ed_seed.fill(0);
         ikm.fill(0);
-        Ok(AipKeyPair { ed, x })
+        Ok(AipKeyPair { ed, x, did: None })
     }
 
     /// The key pair of a 32-byte Ed25519 seed and a 32-byte X25519 private key (the
@@ -155,7 +160,61 @@ impl AipKeyPair {
     pub fn from_seeds(ed25519_seed: &[u8], x25519_secret: &[u8]) -> JsResult<AipKeyPair> {
         let ed = CoreKeyPair::from_seed(&seed32(ed25519_seed, "Ed25519 seed must be 32 bytes")?);
         let x = X25519SecretKey(seed32(x25519_secret, "X25519 secret key must be 32 bytes")?);
-        Ok(AipKeyPair { ed, x })
+        Ok(AipKeyPair { ed, x, did: None })
+    }
+
+    /// The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
+    /// `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+    /// checks envelopes against).
+    ///
+    /// # Errors
+    /// `SchemaError` / `InputError` for a file that is not a key file with both keys.
+    #[wasm_bindgen(js_name = fromKeyFile)]
+    pub fn from_key_file(key_file_json: &str) -> JsResult<AipKeyPair> {
+        let kf = KeyFile::from_json(key_file_json.as_bytes())?;
+        let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
+        Ok(AipKeyPair { ed: kf.ed, x, did: kf.did })
+    }
+
+    /// The keys `concordia aip keygen --seed <hex of seed>` makes from one 32-byte seed
+    /// (for tests and examples only), with the agent's `did` when given.
+    ///
+    /// # Errors
+    /// `InputError` for a seed that is not 32 bytes or a DID that is no `did:aip`.
+    #[wasm_bindgen(js_name = fromKeygenSeed)]
+    pub fn from_keygen_seed(seed: &[u8], did: Option<String>) -> JsResult<AipKeyPair> {
+        let kf = KeyFile::from_seed(&seed32(seed, "seed must be 32 bytes")?, did)?;
+        let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
+        Ok(AipKeyPair { ed: kf.ed, x, did: kf.did })
+    }
+
+    /// The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+    /// envelope is addressed to it.
+    ///
+    /// # Errors
+    /// `InputError` for a DID that is no `did:aip`.
+    #[wasm_bindgen(js_name = withDid)]
+    pub fn with_did(&self, did: &str) -> JsResult<AipKeyPair> {
+        did::parse_did(did)?;
+        Ok(AipKeyPair { ed: self.ed.clone(), x: self.x.clone(), did: Some(did.to_string()) })
+    }
+
+    /// The agent's own `did:aip`, if known.
+    pub fn did(&self) -> Option<String> {
+        self.did.clone()
+    }
+
+    /// The key file, exactly as `concordia aip keygen` prints it (with the final newline).
+    /// It holds both secrets.
+    ///
+    /// # Errors
+    /// None in practice (the core writes the file).
+    #[wasm_bindgen(js_name = keyFileJson)]
+    pub fn key_file_json(&self) -> JsResult<String> {
+        let kf = KeyFile { did: self.did.clone(), ed: self.ed.clone(), x: Some(self.x.clone()) };
+        let mut text = utf8(kf.to_json()?);
+        text.push('\n');
+        Ok(text)
     }
 
     /// The 32-byte Ed25519 seed. Keep it secret.
@@ -327,22 +386,89 @@ pub fn aip_verify_envelope(sender_did_document_json: &str, envelope_json: &str) 
     })
 }
 
-/// Verifies an envelope (as [`aip_verify_envelope`]), then opens its body with
-/// `recipient`'s X25519 key: `{header, bodyJson}`. The caller compares `header.to` with its
-/// own DID and runs the replay check.
+/// Verifies an envelope (as [`aip_verify_envelope`]), checks that it is addressed to
+/// `recipient`'s own DID when the key pair knows it (a key file's `did`, or
+/// `withDid`), as `concordia aip open` does, then opens its body with `recipient`'s X25519
+/// key: `{header, bodyJson}`. Freshness and replay are the caller's
+/// (`AipReplayWindow.check`), or use [`aip_open_checked`].
 ///
 /// # Errors
-/// As [`aip_verify_envelope`]; `SignatureError` when the body does not open.
+/// As [`aip_verify_envelope`]; `BindingError` for another addressee; `SignatureError` when
+/// the body does not open.
 #[wasm_bindgen(js_name = aipOpen)]
 pub fn aip_open(recipient: &AipKeyPair, sender_did_document_json: &str, envelope_json: &str) -> JsResult<JsValue> {
+    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
     with_document(sender_did_document_json, |sdoc| {
         with_envelope(envelope_json, |e| {
             e.verify_from(sdoc)?;
+            if let Some(me) = &me {
+                e.check_to(me)?;
+            }
             let mut out = concordia_host::try_filled(e.sealed_len(), 0u8)?;
             let n = e.open(&recipient.x, &mut out)?;
             out.truncate(n);
             let body = String::from_utf8(out).map_err(|_| Error::Encoding("body is not UTF-8"))?;
             Ok(Obj::new().set("header", header_object(&e.header)).set("bodyJson", body).build())
+        })
+    })
+}
+
+/// Every recipient check of `concordia aip open`, in its order
+/// (`concordia_host::aip::open_checked`), without a replay window: the signature under the
+/// sender's DID Document, the addressee when `recipient` knows its DID, the body opens, and
+/// freshness at `now` (`createdAt` at most 300 s ahead, 600 s old). Returns `{header,
+/// bodyJson}`. The package's `aipOpenChecked(recipient, doc, envelope, now, window?)` calls
+/// this or [`aip_open_checked_window`].
+///
+/// # Errors
+/// As [`aip_open`]; `TemporalError` for a stale or future envelope.
+#[wasm_bindgen(js_name = aipOpenCheckedNoWindow)]
+pub fn aip_open_checked(
+    recipient: &AipKeyPair,
+    sender_did_document_json: &str,
+    envelope_json: &str,
+    now: &JsValue,
+) -> JsResult<JsValue> {
+    open_checked_with(recipient, sender_did_document_json, envelope_json, now, None)
+}
+
+/// As [`aip_open_checked`], with `window`'s replay check instead of the freshness check:
+/// an id the window has already seen is a `ReplayError` (code `CONCORDIA_AIP_DUPLICATE`;
+/// acknowledge it, do not process it again). The window remembers only envelopes that
+/// verified and opened.
+///
+/// # Errors
+/// As [`aip_open`]; `TemporalError` outside the window; `ReplayError`.
+#[wasm_bindgen(js_name = aipOpenCheckedWindow)]
+pub fn aip_open_checked_window(
+    recipient: &AipKeyPair,
+    sender_did_document_json: &str,
+    envelope_json: &str,
+    now: &JsValue,
+    window: &mut AipReplayWindow,
+) -> JsResult<JsValue> {
+    open_checked_with(recipient, sender_did_document_json, envelope_json, now, Some(&mut window.inner))
+}
+
+fn open_checked_with(
+    recipient: &AipKeyPair,
+    sender_did_document_json: &str,
+    envelope_json: &str,
+    now: &JsValue,
+    window: Option<&mut Window>,
+) -> JsResult<JsValue> {
+    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
+    let now = timestamp(now)?;
+    with_document(sender_did_document_json, |sdoc| {
+        with_envelope(envelope_json, |e| match open_checked(e, sdoc, &recipient.x, me.as_ref(), now, window)? {
+            Opened::Body(body) => {
+                let body = String::from_utf8(body).map_err(|_| Error::Encoding("body is not UTF-8"))?;
+                Ok(Obj::new().set("header", header_object(&e.header)).set("bodyJson", body).build())
+            }
+            Opened::Duplicate => Err(JsError::Replay(format!(
+                "envelope {}: a replay (this id was already opened with this window)",
+                e.header.id
+            ))),
         })
     })
 }
@@ -520,6 +646,20 @@ pub fn aip_vc_verify(credential_json: &str, options: &JsValue) -> JsResult<JsVal
         .set("subject", v.subject.map_or(JsValue::UNDEFINED, JsValue::from))
         .set("publicKey", bytes(v.key.as_bytes()))
         .build())
+}
+
+/// Verifies the `eddsa-jcs-2022` proof of a credential alone (its `did:key` signature),
+/// without the issuer binding, anchors, revocation or validity period (`concordia aip vc
+/// verify --proof-only`): `{verificationMethod, publicKey}`.
+///
+/// # Errors
+/// `SignatureError`, `SchemaError` or `InputError`.
+#[wasm_bindgen(js_name = aipVcVerifyProof)]
+pub fn aip_vc_verify_proof(credential_json: &str) -> JsResult<JsValue> {
+    let mut nodes = concordia_host::Nodes::new();
+    let doc = nodes.parse(credential_json.as_bytes())?;
+    let v = vc::verify_proof(doc.root())?;
+    Ok(Obj::new().set("verificationMethod", v.verification_method).set("publicKey", bytes(v.key.as_bytes())).build())
 }
 
 // --------------------------------------------------------------------------- trust

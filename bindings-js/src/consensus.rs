@@ -12,7 +12,7 @@ use concordia_core::json::{Node, Options};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::JsResult;
-use crate::util::{utf8, whole, Obj};
+use crate::util::{timestamp, utf8, whole, Obj};
 
 fn with_revision(json: &str, f: impl FnOnce(concordia_core::json::Value<'_>) -> JsResult<String>) -> JsResult<String> {
     let mut nodes = concordia_host::Nodes::new();
@@ -158,4 +158,38 @@ pub fn consensus_verify_artifact(
 ) -> JsResult<String> {
     let outcome = Outcome::parse(outcome)?;
     Ok(artifact::verify_artifact(bytes, content_digest, x_consensus_sha256, outcome)?.to_hex().as_str().to_string())
+}
+
+/// Loads a room document (`{revision, digest, deadline, roster, events}` JSON text), runs
+/// each event through the core's room model (`concordia_host::consensus::replay_room`) and
+/// reports `{outcome, accepted, refused: [{index, status, reason, message}]}` at `now`, as
+/// `concordia consensus outcome` does.
+///
+/// # Errors
+/// `SchemaError` / `InputError` for a document that does not load.
+#[wasm_bindgen(js_name = consensusRoomOutcome)]
+pub fn consensus_room_outcome(room_json: &str, now: &JsValue) -> JsResult<JsValue> {
+    let now = timestamp(now)?;
+    let mut nodes = concordia_host::Nodes::new();
+    let doc = nodes.parse(room_json.as_bytes())?;
+    let r = concordia_host::consensus::replay_room(doc.root())?;
+    let refused: js_sys::Array = r
+        .refused
+        .iter()
+        .map(|(i, f)| {
+            #[allow(clippy::cast_precision_loss)]
+            Obj::new()
+                .set("index", *i as f64)
+                .set("status", f.status())
+                .set("reason", f.reason())
+                .set("message", f.to_string())
+                .build()
+        })
+        .collect();
+    #[allow(clippy::cast_precision_loss)]
+    Ok(Obj::new()
+        .set("outcome", r.room.outcome(now).as_str())
+        .set("accepted", r.room.events().len() as f64)
+        .set("refused", refused)
+        .build())
 }

@@ -4,7 +4,7 @@
 //! `Error`), made by the package's `errors.js`: the subclass is chosen by the core's reason
 //! class (`InputError`, `LimitError`, `SchemaError`, `SignatureError`, `DigestError`,
 //! `BindingError`, `TemporalError`, `PrivacyError`, `TransitionError`; `RandomnessError`
-//! when WebCrypto fails). Each carries `code` (the C ABI's result code name,
+//! when WebCrypto fails, `ReplayError` for an envelope a replay window has seen). Each carries `code` (the C ABI's result code name,
 //! [`concordia_host::error_code`]), `class` (`Error::class()`), `sdkException` (the
 //! reference SDK's class, `Error::sdk_exception()`) and, for malformed JSON and limits,
 //! `offset` (the byte offset in the UTF-8 input). The message is the core's `Display`.
@@ -38,6 +38,9 @@ pub enum JsError {
     },
     /// WebCrypto's `getRandomValues` failed.
     Randomness(String),
+    /// `aipOpenChecked` with a replay window: an envelope whose id the window has already
+    /// seen (the C ABI's verdict `CONCORDIA_AIP_DUPLICATE`).
+    Replay(String),
 }
 
 /// The result of an export.
@@ -78,6 +81,7 @@ impl From<JsError> for JsValue {
                     Some(error.sdk_exception().name().to_string()),
                 )
             }
+            JsError::Replay(m) => make_error("replay", "CONCORDIA_AIP_DUPLICATE", &m, None, None),
             JsError::Randomness(m) => make_error(
                 "internal",
                 "CONCORDIA_RANDOMNESS_UNAVAILABLE",

@@ -1,13 +1,13 @@
 // AIP: handles, DID Documents, key pairs, sealed envelopes (interop with the CLI both
 // ways), the replay window, eddsa-jcs-2022 credentials (the CLI verifies them), trust.
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 
 import * as c from "../node.js";
-import { SEED, cli, derive, fromHex, hex } from "./helpers.mjs";
+import { ROOT, SEED, cli, derive, fromHex, hex } from "./helpers.mjs";
 
 const ALICE_DID = "did:aip:aigentix.org:alice";
 const BOB_DID = "did:aip:etagi.ru:bob";
@@ -351,4 +351,95 @@ test("trust and ranking", () => {
   assert.equal(ranked[3].finalScore, 0);
   assert.deepEqual(c.aipRank([]), []);
   assert.throws(() => c.aipRank([{ semanticRank: 1, trustScore: NaN }]), { name: "InputError" });
+});
+
+const EXAMPLES = join(ROOT, "examples");
+
+test("key files are the CLI's", () => {
+  const text = readFileSync(join(EXAMPLES, "aip", "alice.key.json"), "utf8");
+  const kp = c.AipKeyPair.fromKeyFile(text);
+  assert.equal(kp.did(), ALICE_DID);
+  assert.equal(kp.keyFileJson(), text);
+  assert.equal(c.AipKeyPair.fromKeygenSeed(new Uint8Array(32).fill(1), ALICE_DID).keyFileJson(), text);
+  const doc = JSON.parse(readFileSync(join(EXAMPLES, "aip", "alice.doc.json"), "utf8"));
+  assert.deepEqual(JSON.parse(kp.didDocument(kp.did(), "relay", doc.endpoint)), doc);
+  const out = cli(["aip", "keygen", "--seed", hex(SEED)]);
+  const noDid = c.AipKeyPair.fromKeygenSeed(SEED);
+  assert.equal(noDid.did(), undefined);
+  assert.equal(noDid.keyFileJson(), out);
+  assert.deepEqual(c.AipKeyPair.fromKeyFile(out).ed25519Seed(), SEED);
+  assert.equal(noDid.withDid(BOB_DID).did(), BOB_DID);
+  assert.equal(noDid.did(), undefined);
+  assert.throws(() => c.AipKeyPair.fromKeyFile('{"did": "did:aip:etagi.ru:bob"}'), { name: "SchemaError", message: /ed25519_seed_hex/ });
+  assert.throws(() => c.AipKeyPair.fromKeyFile(JSON.stringify({ ed25519_seed_hex: hex(SEED) })), {
+    name: "SchemaError",
+    message: /x25519_secret_hex/,
+  });
+  assert.throws(() => c.AipKeyPair.fromKeyFile(JSON.stringify({ ed25519_seed_hex: "zz", x25519_secret_hex: hex(SEED) })), {
+    name: "InputError",
+    message: /hex/,
+  });
+  assert.throws(() => c.AipKeyPair.fromKeygenSeed(new Uint8Array(5)), { name: "InputError" });
+  assert.throws(() => noDid.withDid("did:web:example.com"), { name: "InputError" });
+  assert.throws(() => c.AipKeyPair.fromKeygenSeed(SEED, "alice#aigentix.org"), { name: "InputError" });
+});
+
+test("aipOpen checks the addressee as the CLI does", () => {
+  const dir = mkdtempSync(join(tmpdir(), "concordia-js-addressee-"));
+  const [alice, bob] = [aipKeys("alice"), aipKeys("bob")];
+  const [aliceDoc, bobDoc] = [didDoc(ALICE_DID, alice), didDoc(BOB_DID, bob)];
+  const env = c.aipSeal(alice, bobDoc, sealHeader(), '{"offer": 1}');
+  assert.equal(c.aipOpen(bob.withDid(BOB_DID), aliceDoc, env).bodyJson, '{"offer":1}');
+  assert.throws(() => c.aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env), { name: "BindingError" });
+  writeFileSync(join(dir, "env.json"), env);
+  writeFileSync(join(dir, "alice.doc.json"), aliceDoc);
+  for (const [did, ok] of [[BOB_DID, true], ["did:aip:etagi.ru:carol", false]]) {
+    writeFileSync(join(dir, "key.json"), bob.withDid(did).keyFileJson());
+    const args = ["aip", "open", "--key", join(dir, "key.json"), "--from", join(dir, "alice.doc.json"), "--now", AIP_CREATED, join(dir, "env.json")];
+    if (ok) cli(args, { stdio: "pipe" });
+    else assert.throws(() => cli(args, { stdio: "pipe" }), { status: 1 });
+  }
+});
+
+test("aipOpenChecked: freshness and replay", () => {
+  const [alice, bob] = [aipKeys("alice"), aipKeys("bob").withDid(BOB_DID)];
+  const [aliceDoc, bobDoc] = [didDoc(ALICE_DID, alice), didDoc(BOB_DID, bob)];
+  const env = c.aipSeal(alice, bobDoc, sealHeader(), '{"offer": 2}');
+  const opened = c.aipOpenChecked(bob, aliceDoc, env, AIP_NOW);
+  assert.deepEqual(opened, c.aipOpen(bob, aliceDoc, env));
+  assert.equal(c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, 600)).bodyJson, '{"offer":2}');
+  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, 601)), { name: "TemporalError" });
+  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, -301)), { name: "TemporalError" });
+  const w = new c.AipReplayWindow("small");
+  const obj = JSON.parse(env);
+  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, JSON.stringify({ ...obj, type: "aip.other" }), AIP_NOW, w), {
+    name: "SignatureError",
+  });
+  assert.equal(w.len(), 0);
+  assert.deepEqual(c.aipOpenChecked(bob, aliceDoc, env, AIP_NOW, w), opened);
+  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, 5), w), (e) =>
+    e instanceof c.ReplayError &&
+    e instanceof c.ConcordiaError &&
+    e.code === "CONCORDIA_AIP_DUPLICATE" &&
+    e.class === "replay" &&
+    /replay/.test(e.message),
+  );
+  assert.ok(w.contains(obj.id) && w.len() === 1);
+  // The window stays the caller's, usable after the call.
+  assert.equal(w.check(obj.id, AIP_CREATED, AIP_NOW), "duplicate");
+  assert.throws(() => c.aipOpenChecked(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW), { name: "BindingError" });
+});
+
+test("aipVcVerifyProof", () => {
+  const issuer = aipKeys("registry").signingKey();
+  const did = c.aipDidKey(issuer);
+  const signed = c.aipVcIssue(issuer, credential(did), "2026-01-01T00:00:00Z");
+  assert.deepEqual(c.aipVcVerifyProof(signed), {
+    verificationMethod: JSON.parse(signed).proof.verificationMethod,
+    publicKey: issuer.publicKey(),
+  });
+  const tampered = JSON.parse(signed);
+  tampered.validFrom = "2026-01-02T00:00:00Z";
+  assert.throws(() => c.aipVcVerifyProof(JSON.stringify(tampered)), { name: "SignatureError" });
+  assert.throws(() => c.aipVcVerifyProof(credential(did)), { name: "SchemaError" });
 });

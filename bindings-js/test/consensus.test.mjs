@@ -1,12 +1,16 @@
 // Consensus venue primitives: digests (node:crypto and the canonicalize package as
 // oracles), invitations, room commands, artifacts, and every error class they raise.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import canonicalizeOracle from "canonicalize";
 
 import * as c from "../node.js";
-import { sha256Hex } from "./helpers.mjs";
+import { CLI, ROOT, sha256Hex } from "./helpers.mjs";
 
 const INV_ID = "3f2b8c1e-5d4a-4e7b-9c2f-1a2b3c4d5e6f";
 const SECRET = "6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA";
@@ -117,4 +121,33 @@ test("CONSENSUS.md artifacts", () => {
     name: "InputError",
   });
   assert.throws(() => c.consensusVerifyArtifact(body, field, digest.toString("hex"), "done"), { name: "SchemaError" });
+});
+
+test("consensusRoomOutcome matches `concordia consensus outcome`", () => {
+  const dir = mkdtempSync(join(tmpdir(), "concordia-js-room-"));
+  const room = JSON.parse(readFileSync(join(ROOT, "examples", "consensus", "room.json"), "utf8"));
+  const stale = structuredClone(room);
+  stale.events[3].digest = "0".repeat(64);
+  stale.events.push({ participant: "ghost", action: "agree", body: "", revision: 1, digest: room.digest, at: "2026-09-06T12:08:00Z" });
+  stale.events.push({ participant: "dana", action: "agree" });
+  let got;
+  for (const [r, now] of [
+    [room, "2026-09-07T00:00:00Z"],
+    [{ ...room, events: room.events.slice(0, 2) }, "2026-09-11T00:00:00Z"],
+    [stale, "2026-09-07T00:00:00Z"],
+  ]) {
+    writeFileSync(join(dir, "room.json"), JSON.stringify(r));
+    const out = spawnSync(CLI, ["consensus", "outcome", join(dir, "room.json"), "--now", now], { encoding: "utf8" });
+    got = c.consensusRoomOutcome(JSON.stringify(r), new Date(now));
+    assert.equal(got.outcome, out.stdout.trim());
+    assert.deepEqual(
+      got.refused.map((e) => `event ${e.index}: ${e.message}`),
+      out.stderr.split("\n").filter((l) => l.startsWith("event ")),
+    );
+  }
+  assert.deepEqual(got.refused[0], { index: 3, status: 409, reason: "stale_digest", message: "409 stale_digest" });
+  assert.equal(got.outcome, "pending");
+  assert.equal(got.accepted, 3);
+  assert.throws(() => c.consensusRoomOutcome(JSON.stringify({ ...room, events: {} }), new Date()), { name: "SchemaError" });
+  assert.throws(() => c.consensusRoomOutcome("[", new Date()), { name: "InputError" });
 });

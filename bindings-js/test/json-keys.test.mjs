@@ -187,6 +187,7 @@ test("error classes: one per reason class, all ConcordiaErrors", () => {
     PrivacyError: "privacy",
     TransitionError: "transition",
     RandomnessError: "internal",
+    ReplayError: "replay",
   };
   for (const name of Object.keys(classes)) {
     assert.ok(c[name].prototype instanceof c.ConcordiaError, name);

@@ -2,11 +2,14 @@
 # CI for the npm package `concordia-rs` (issue 23, bindings-js/): installs what a fresh
 # machine lacks (the rustup target wasm32-unknown-unknown; wasm-bindgen-cli pinned to the
 # `wasm-bindgen` version in Cargo.lock, with cargo install --locked; the package's npm
-# devDependencies from the committed package-lock.json with npm ci), builds the package
-# (bindings-js/build.sh) and runs its Node tests (`node --test test/`: every export and
-# error, the conformance suite through verifyProfile with the Rust runner's summary line,
-# the demo's transcript and attestation, interop with the release CLI both ways).
-# Idempotent; run from anywhere.
+# devDependencies from the committed package-lock.json with npm ci; Debian's chromium with
+# apt-get when root), builds the package (bindings-js/build.sh), runs its Node tests
+# (`node --test test/`: every export and error, the conformance suite through
+# verifyProfile with the Rust runner's summary line, the demo's transcript and
+# attestation, interop with the release CLI both ways) and the real-browser test (headless
+# Chromium through puppeteer-core verifies the demo transcript on a page served from
+# 127.0.0.1; the network stays closed: background networking, sync and component updates
+# are off). Idempotent; run from anywhere.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -42,6 +45,17 @@ ensure_tools() {
         echo "tools/ci/js.sh: node $(node --version) is too old: the package needs Node 20 or later" >&2
         exit 2
     fi
+    if ! command -v chromium >/dev/null; then
+        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+            echo "==> apt-get install chromium (the real-browser test)"
+            export DEBIAN_FRONTEND=noninteractive
+            apt-get -o DPkg::Lock::Timeout=120 update -qq
+            apt-get -o DPkg::Lock::Timeout=120 install -y -qq chromium >/dev/null
+        else
+            echo "tools/ci/js.sh: chromium not found (the real-browser test): apt-get install chromium (as root)" >&2
+            exit 2
+        fi
+    fi
 }
 
 ensure_tools
@@ -55,6 +69,7 @@ step bindings-js/build.sh
         cp package-lock.json node_modules/.concordia-installed
     fi
     CONCORDIA_CLI="$root/target/release/concordia" step node --test test/
+    CONCORDIA_CLI="$root/target/release/concordia" CHROMIUM="$(command -v chromium)" step node --test browser-test/
 )
 gzip -9 -c bindings-js/wasm/concordia_wasm_bg.wasm | wc -c | awk '{ print "==> concordia_wasm_bg.wasm gzipped: " $1 " bytes" }'
 echo "==> tools/ci/js.sh passed in $((SECONDS - started)) s"
