@@ -17,7 +17,7 @@ pub fn doc_text(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         return Ok(b.as_bytes().to_vec());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(s.to_cow()?.as_bytes().to_vec());
+        return utf8_of(s);
     }
     if let Ok(b) = obj.cast::<pyo3::types::PyByteArray>() {
         return Ok(b.to_vec());
@@ -30,13 +30,22 @@ pub fn doc_text(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         .import("json")?
         .call_method("dumps", (obj,), Some(&kwargs))
         .map_err(|e| new_err(Exc::InvalidArgument, format!("not a JSON document: {}", e.value(py)), Some("input")))?;
-    Ok(text.extract::<String>()?.into_bytes())
+    utf8_of(text.cast::<PyString>()?)
+}
+
+/// The UTF-8 bytes of a `str`; one with a lone surrogate (not UTF-8, so no JSON text) is
+/// an `InvalidArgumentError`.
+fn utf8_of(s: &Bound<'_, PyString>) -> PyResult<Vec<u8>> {
+    match s.to_cow() {
+        Ok(t) => Ok(t.as_bytes().to_vec()),
+        Err(_) => Err(new_err(Exc::InvalidArgument, "text with a lone surrogate is not UTF-8", Some("input"))),
+    }
 }
 
 /// Bytes of a `str` (UTF-8) or bytes-like argument.
 pub fn bytes_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(s.to_cow()?.as_bytes().to_vec());
+        return utf8_of(s);
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(b.as_bytes().to_vec());

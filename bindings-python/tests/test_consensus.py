@@ -84,6 +84,12 @@ def test_revision_errors() -> None:
         cs.revision_digest({"x": float("nan")})
     with pytest.raises(c.InvalidArgumentError):
         cs.revision_digest({"x": object()})
+    # A lone surrogate is no UTF-8, so no JSON text: in a dict, in text, in Markdown.
+    for bad in ({"x": "\ud800"}, '{"x": "\ud800"}'):
+        with pytest.raises(c.InvalidArgumentError, match="surrogate"):
+            cs.revision_digest(bad)
+    with pytest.raises(c.InvalidArgumentError, match="surrogate"):
+        cs.markdown_digest("\udc00")
 
 
 def test_markdown_digest(concordia_cli: pathlib.Path) -> None:
