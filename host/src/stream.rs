@@ -11,7 +11,9 @@
 //! scanner only checks the `,` or `]` after it ([`ArrayScanner::skip_to`]). Only when that
 //! cannot decide (the buffer ends inside the element, an element needs more than
 //! `SMALL_ELEMENT` nodes, or the element is malformed) is the element scanned for its end
-//! and parsed from its span, as a separate pass, into a second buffer.
+//! and parsed from its span, as a separate pass, into a second buffer. After an element
+//! longer than `SMALL_ELEMENT` bytes that needed more nodes, the next ones are scanned
+//! first (two passes, one buffer), until one is that short again.
 //!
 //! **The same verdict as the whole document.** For every input, the first error this
 //! reader reports is the error [`Nodes::parse`] gives for the whole text (a test checks it
@@ -153,6 +155,10 @@ pub struct ArrayReader<R> {
     spill: Vec<u8>,
     spill_base: u64,
     in_spill: bool,
+    /// The last element needed more nodes than the tape has and was longer than
+    /// [`SMALL_ELEMENT`]: the next is scanned first and parsed from its span in `buf`
+    /// (two passes, but no copy into `spill` and no second buffer of its size).
+    scan_first: bool,
     options: Options,
     start: Option<Start>,
     index: u64,
@@ -184,6 +190,7 @@ impl<R: Read> ArrayReader<R> {
             spill: Vec::new(),
             spill_base: 0,
             in_spill: false,
+            scan_first: false,
             options: options(),
             start: None,
             index: 0,
@@ -275,6 +282,25 @@ impl<R: Read> ArrayReader<R> {
         let options = Options { max_depth: depth, ..self.options };
         let index = self.index;
         self.index += 1;
+        if self.scan_first {
+            let Some(span) = self.next_span()? else {
+                self.done = true;
+                return Err(Error::InvalidArgument("array reader: unexpected scanner step").into());
+            };
+            self.scan_first = span.len() > SMALL_ELEMENT as u64;
+            let lo = usize::try_from(span.start - self.base).unwrap_or(usize::MAX);
+            let hi = usize::try_from(span.end - self.base).unwrap_or(usize::MAX);
+            let bytes = self.buf.get(lo..hi).unwrap_or_default();
+            let e = match self.nodes.parse_with(bytes, &options) {
+                Ok(doc) => match span.check_complete(false) {
+                    Ok(()) => return Ok(Some(Element { doc, offset: span.start, index })),
+                    Err(e) => e,
+                },
+                Err(e) => span.map_error(e),
+            };
+            self.done = true;
+            return Err(self.input.verdict(e, span.end, &self.buf, self.base));
+        }
         let lo = usize::try_from(at - self.base).unwrap_or(usize::MAX);
         let rest_len = self.buf.len().saturating_sub(lo);
         let need = json::nodes_for_any(rest_len.min(self.tape_for));
@@ -350,6 +376,7 @@ impl<R: Read> ArrayReader<R> {
         if grow {
             let len = usize::try_from(span.len()).unwrap_or(usize::MAX);
             self.tape_for = self.tape_for.max(len.saturating_mul(2)).min(SMALL_ELEMENT);
+            self.scan_first = len > SMALL_ELEMENT;
         }
         let lo = usize::try_from(span.start - self.spill_base).unwrap_or(usize::MAX);
         let hi = usize::try_from(span.end - self.spill_base).unwrap_or(usize::MAX);

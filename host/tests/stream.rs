@@ -321,7 +321,12 @@ fn elements_across_the_buffers_end_give_the_whole_documents_verdict() {
         }
     }
     let numbers: Vec<Vec<u8>> = (0..110_000u64).map(|i| (i * 7919 % 100_000).to_string().into_bytes()).collect();
-    for list in [&elements, &numbers] {
+    // Elements that need more nodes than the first tape, and more than 64 KiB (scanned
+    // first after such an element), between small ones.
+    let big = |n: usize| format!("[{}0]", "0,".repeat(n)).into_bytes();
+    let mixed: Vec<Vec<u8>> =
+        [big(70_000), b"1".to_vec(), big(90_000), big(5_000), b"{}".to_vec(), big(40_000), b"[2]".to_vec()].to_vec();
+    for list in [&elements, &numbers, &mixed] {
         for shift in [0usize, 1, 3, 377] {
             let mut text = vec![b' '; shift];
             text.push(b'[');
