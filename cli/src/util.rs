@@ -370,8 +370,11 @@ const LARGE_WRITE: usize = 64 * 1024;
 fn write_unbuffered(lock: &mut io::StdoutLock<'_>, bytes: &[u8]) -> io::Result<()> {
     use std::os::fd::AsFd;
     lock.flush()?;
-    let fd = lock.as_fd().try_clone_to_owned()?;
-    std::fs::File::from(fd).write_all(bytes)
+    match lock.as_fd().try_clone_to_owned() {
+        Ok(fd) => std::fs::File::from(fd).write_all(bytes),
+        // No descriptor to copy (stdout closed): stdout's own writer decides, as for small writes.
+        Err(_) => lock.write_all(bytes),
+    }
 }
 
 #[cfg(not(unix))]
