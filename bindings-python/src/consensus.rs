@@ -289,6 +289,85 @@ fn room_outcome(py: Python<'_>, room: &Bound<'_, PyAny>, now: Option<&Bound<'_, 
     }))
 }
 
+/// A live room (the venue's state machine): one locked revision, a deadline and a roster
+/// of 2 to 8 participants, commands applied one by one as the venue does (`201` a new
+/// event, `200` an exact replay, `400` / `404` / `409` refusals that change nothing).
+#[pyclass(module = "concordia_rs.consensus")]
+struct Room {
+    inner: Box<concordia_core::consensus::room::Room<{ concordia_core::consensus::room::FULL_CAPACITY }>>,
+}
+
+#[pymethods]
+impl Room {
+    /// `Room(revision, digest, deadline, roster)`: `digest` 64 hex (optionally
+    /// `sha256:`-prefixed), `deadline` Unix seconds or a date-time with offset, `roster`
+    /// `(id, "human" | "agent")` pairs with at least one human.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        revision: u64,
+        digest: &str,
+        deadline: &Bound<'_, PyAny>,
+        roster: Vec<(String, String)>,
+    ) -> PyResult<Self> {
+        let deadline = time_arg(py, Some(deadline), parse_datetime)?;
+        let members: Vec<(&str, &str)> = roster.iter().map(|(i, k)| (i.as_str(), k.as_str())).collect();
+        Ok(Room { inner: core(concordia_host::consensus::new_room(revision, digest, deadline, &members))? })
+    }
+
+    /// `apply(participant, command, *, idempotency_key=None, now=None) -> dict`: applies a
+    /// command (a `Command`, a wire body dict or its JSON text) from `participant` at `now`
+    /// (default the clock); returns `{"status", "event", "outcome", "refused"}` where
+    /// `refused` is `None` or the refusal (`"409 stale_digest"`), as the venue answers.
+    #[pyo3(signature = (participant, command, *, idempotency_key = None, now = None))]
+    fn apply<'py>(
+        &mut self,
+        py: Python<'py>,
+        participant: &str,
+        command: &Bound<'py, PyAny>,
+        idempotency_key: Option<&str>,
+        now: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let now = time_arg(py, now, parse_datetime)?;
+        let wire = match command.cast::<Command>() {
+            Ok(c) => c.get().wire_body.clone().into_bytes(),
+            Err(_) => doc_text(command)?,
+        };
+        let d = PyDict::new(py);
+        match concordia_host::consensus::apply_wire(&mut self.inner, participant, &wire, idempotency_key, now) {
+            Ok(a) => {
+                d.set_item("status", a.status)?;
+                d.set_item("event", a.event)?;
+                d.set_item("outcome", a.outcome.as_str())?;
+                d.set_item("refused", py.None())?;
+            }
+            Err(r) => {
+                d.set_item("status", r.status())?;
+                d.set_item("event", py.None())?;
+                d.set_item("outcome", self.inner.outcome(now).as_str())?;
+                d.set_item("refused", r.to_string())?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// `outcome(now=None) -> str`: the round's outcome at `now` (a pending round at or past
+    /// its deadline reads as `expired`), without changing the room.
+    #[pyo3(signature = (now = None))]
+    fn outcome(&self, py: Python<'_>, now: Option<&Bound<'_, PyAny>>) -> PyResult<&'static str> {
+        Ok(self.inner.outcome(time_arg(py, now, parse_datetime)?).as_str())
+    }
+
+    /// Events in the log.
+    fn __len__(&self) -> usize {
+        self.inner.events().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Room(revision={}, events={})", self.inner.revision(), self.inner.events().len())
+    }
+}
+
 /// `verify_artifact(artifact, *, content_digest, x_consensus_sha256, outcome="reached")
 /// -> str`: checks `CONSENSUS.md` bytes against its `Content-Digest` (RFC 9530,
 /// `sha-256=:<base64>:`) and `X-Consensus-SHA256` headers and the round's outcome (only a
@@ -332,6 +411,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Invitation>()?;
     m.add_class::<Command>()?;
     m.add_class::<RoomOutcome>()?;
+    m.add_class::<Room>()?;
     m.add_function(wrap_pyfunction!(revision_digest, &m)?)?;
     m.add_function(wrap_pyfunction!(verify_revision, &m)?)?;
     m.add_function(wrap_pyfunction!(markdown_digest, &m)?)?;

@@ -276,3 +276,46 @@ def test_verify_artifact(concordia_cli: pathlib.Path, tmp_path: pathlib.Path) ->
         cs.verify_artifact(art, content_digest=field, x_consensus_sha256=hexd, outcome="done")
     with pytest.raises(c.ConcordiaError):
         cs.verify_artifact(art, content_digest="md5=:x:", x_consensus_sha256=hexd)
+
+
+def test_live_room_matches_room_outcome_and_cli(concordia_cli: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    # Applying the example log's events one by one gives the outcome `room_outcome` (and
+    # the CLI) gives for the log.
+    for room_doc, now in room_variants():
+        room = cs.Room(room_doc["revision"], room_doc["digest"], room_doc["deadline"],
+                       [(p["id"], p["kind"]) for p in room_doc["roster"]])
+        refused = []
+        for i, ev in enumerate(room_doc["events"]):
+            wire = {k: ev[k] for k in ("action", "body", "revision", "digest") if k in ev}
+            r = room.apply(ev["participant"], wire, idempotency_key=ev.get("idempotency_key"), now=ev.get("at", "2026-09-06T12:00:00Z"))
+            assert r["status"] in (200, 201, 400, 404, 409)
+            if r["refused"] is not None:
+                assert r["event"] is None and r["refused"].startswith(str(r["status"]))
+                refused.append(i)
+        want = cs.room_outcome(room_doc, now=now)
+        assert room.outcome(now=now) == want.outcome == cli_outcome(concordia_cli, room_doc, now, tmp_path)[0]
+        assert refused == [i for i, *_ in want.refused] and len(room) == want.accepted
+    # Statuses: 201 new, 200 exact replay, 409 duplicate decision, 404 unknown, 400 malformed.
+    room = cs.Room(1, DIGEST, "2026-09-10T00:00:00Z", [("dana", "human"), ("bot", "agent")])
+    agree = cs.build_command("agree", "", 1, DIGEST)
+    t = "2026-09-06T12:00:00Z"
+    assert room.apply("dana", agree, now=t) == {"status": 201, "event": 0, "outcome": "pending", "refused": None}
+    assert room.apply("dana", agree.wire_body, now=t)["status"] == 200
+    assert room.apply("dana", cs.build_command("disagree", "", 1, DIGEST), now=t)["refused"] == "409 duplicate_decision"
+    assert room.apply("eve", agree, now=t)["refused"] == "404 not_found"
+    assert room.apply("bot", {"action": "agree"}, now=t)["status"] == 400
+    assert room.apply("bot", cs.build_command("agree", "", 1, "0" * 64), now=t)["refused"] == "409 stale_digest"
+    assert room.apply("bot", agree, now=t) == {"status": 201, "event": 1, "outcome": "reached", "refused": None}
+    assert room.outcome(now=t) == "reached" and len(room) == 2 and repr(room) == "Room(revision=1, events=2)"
+    late = cs.Room(1, DIGEST, 1788998400, [("dana", "human"), ("bot", "agent")])  # 2026-09-10T00:00:00Z
+    assert late.outcome(now=1788998399) == "pending" and late.outcome(now="2026-09-10T00:00:00Z") == "expired"
+    assert late.apply("dana", agree, now=1788998400)["refused"] == "409 expired"
+    assert late.outcome(now=1788998400) == "expired" and len(late) == 0
+    with pytest.raises(c.SchemaError):
+        cs.Room(1, DIGEST, 0, [("bot", "agent"), ("bot2", "agent")])
+    with pytest.raises(c.SchemaError):
+        cs.Room(1, DIGEST, 0, [("dana", "robot"), ("bot", "agent")])
+    with pytest.raises(c.SchemaError):
+        cs.Room(0, DIGEST, 0, [("dana", "human"), ("bot", "agent")])
+    with pytest.raises(c.EncodingError):
+        cs.Room(1, "xyz", 0, [("dana", "human"), ("bot", "agent")])

@@ -12,7 +12,10 @@ use concordia_core::consensus::invitation::{Invitation, Origin};
 use concordia_core::consensus::Outcome as CoreOutcome;
 use concordia_core::json::{Node, Options};
 
-use concordia_host::consensus::replay_room;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use concordia_core::consensus::room::{Room, FULL_CAPACITY};
+use concordia_host::consensus::{apply_wire, new_room, replay_room};
 
 use crate::errors::ConsensusError;
 use crate::util::{parse, parse_with, timestamp, utf8, write_vec};
@@ -318,4 +321,118 @@ pub fn consensus_room_outcome(room_json: String, now: SystemTime) -> Result<Cons
             })
             .collect(),
     })
+}
+
+/// The kind of a room participant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum ConsensusParticipantKind {
+    /// A human (a room needs at least one, the initiator).
+    Human,
+    /// An invited agent.
+    Agent,
+}
+
+/// One roster entry of a [`ConsensusRoom`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct ConsensusParticipant {
+    /// The participant id (1 to 64 bytes, no control characters, unique).
+    pub id: String,
+    /// Human or agent.
+    pub kind: ConsensusParticipantKind,
+}
+
+/// What [`ConsensusRoom::apply`] did, as the venue answers.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ConsensusApplied {
+    /// 201 a new event, 200 an exact replay; on a refusal 400, 404 or 409.
+    pub status: u16,
+    /// Index of the new (or replayed) event in the log; `None` on a refusal.
+    pub event: Option<u64>,
+    /// The outcome after the call.
+    pub outcome: ConsensusOutcome,
+    /// `None`, or the refusal (`409 stale_digest`); a refused command changes nothing.
+    pub refused: Option<String>,
+}
+
+/// A live room, the venue's state machine (`concordia_core::consensus::room::Room`): one
+/// locked revision, a deadline, a roster of 2 to 8 participants, commands applied one by
+/// one. Thread-safe.
+#[derive(uniffi::Object)]
+pub struct ConsensusRoom {
+    inner: Mutex<Box<Room<FULL_CAPACITY>>>,
+}
+
+impl std::fmt::Debug for ConsensusRoom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConsensusRoom").field("events", &self.lock().events().len()).finish()
+    }
+}
+
+impl ConsensusRoom {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Box<Room<FULL_CAPACITY>>> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[uniffi::export]
+impl ConsensusRoom {
+    /// A pending room for `revision` (>= 1) with `digest` (64 hex, optionally
+    /// `sha256:`-prefixed), closing at `deadline`, with `roster`.
+    #[uniffi::constructor]
+    pub fn new(
+        revision: u64,
+        digest: String,
+        deadline: SystemTime,
+        roster: Vec<ConsensusParticipant>,
+    ) -> Result<Arc<Self>, ConsensusError> {
+        let members: Vec<(&str, &str)> = roster
+            .iter()
+            .map(|p| {
+                let kind = match p.kind {
+                    ConsensusParticipantKind::Human => "human",
+                    ConsensusParticipantKind::Agent => "agent",
+                };
+                (p.id.as_str(), kind)
+            })
+            .collect();
+        let room = new_room(revision, &digest, timestamp(deadline)?, &members)?;
+        Ok(Arc::new(ConsensusRoom { inner: Mutex::new(room) }))
+    }
+
+    /// Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+    /// at `now` with its `Idempotency-Key` (`None`: the command's derived key).
+    pub fn apply(
+        &self,
+        participant: String,
+        wire_json: String,
+        idempotency_key: Option<String>,
+        now: SystemTime,
+    ) -> Result<ConsensusApplied, ConsensusError> {
+        let now = timestamp(now)?;
+        let mut room = self.lock();
+        Ok(match apply_wire(&mut room, &participant, wire_json.as_bytes(), idempotency_key.as_deref(), now) {
+            Ok(a) => ConsensusApplied {
+                status: a.status,
+                event: Some(a.event as u64),
+                outcome: outcome_of(a.outcome)?,
+                refused: None,
+            },
+            Err(r) => ConsensusApplied {
+                status: r.status(),
+                event: None,
+                outcome: outcome_of(room.outcome(now))?,
+                refused: Some(r.to_string()),
+            },
+        })
+    }
+
+    /// The outcome at `now` (a pending round at or past its deadline reads as expired).
+    pub fn outcome(&self, now: SystemTime) -> Result<ConsensusOutcome, ConsensusError> {
+        outcome_of(self.lock().outcome(timestamp(now)?))
+    }
+
+    /// Events in the log.
+    pub fn event_count(&self) -> u64 {
+        self.lock().events().len() as u64
+    }
 }

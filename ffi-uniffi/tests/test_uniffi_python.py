@@ -1011,6 +1011,36 @@ def test_consensus_room_outcome_matches_cli(tmp_path):
         c.consensus_room_outcome("[", AIP_NOW)
 
 
+def test_consensus_live_room_matches_room_outcome():
+    room_doc = json.loads((EXAMPLES / "consensus" / "room.json").read_text())
+    roster = [c.ConsensusParticipant(id=p["id"], kind=getattr(c.ConsensusParticipantKind, p["kind"].upper())) for p in room_doc["roster"]]
+    deadline = dt.datetime(2026, 9, 10, tzinfo=UTC)
+    room = c.ConsensusRoom(1, room_doc["digest"], deadline, roster)
+    seen = []
+    for ev in room_doc["events"]:
+        cmd = c.consensus_build_command(getattr(c.ConsensusAction, ev["action"].upper()), ev["body"], ev["revision"], ev["digest"])
+        at = dt.datetime.fromisoformat(ev["at"].replace("Z", "+00:00"))
+        seen.append(room.apply(ev["participant"], cmd.wire_body, None, at))
+    assert [a.status for a in seen] == [201] * 4 and [a.event for a in seen] == [0, 1, 2, 3]
+    now = dt.datetime(2026, 9, 7, tzinfo=UTC)
+    assert seen[-1].outcome == room.outcome(now) == c.consensus_room_outcome(json.dumps(room_doc), now).outcome == c.ConsensusOutcome.REACHED
+    assert room.event_count() == 4
+    # An exact replay (200), refusals as the venue answers them, nothing changed.
+    again = room.apply("dana", c.consensus_build_command(c.ConsensusAction.AGREE, "", 1, room_doc["digest"]).wire_body, None, now)
+    assert (again.status, again.event, again.refused) == (200, 2, None)
+    closed = room.apply("ghost", '{"action":"agree","body":"","revision":1,"digest":"%s"}' % room_doc["digest"], None, now)
+    assert (closed.status, closed.event, closed.refused) == (404, None, "404 not_found")
+    bad = room.apply("dana", '{"action":"agree"}', None, now)
+    assert bad.status == 400 and bad.refused.startswith("400 bad_request") and room.event_count() == 4
+    fresh = c.ConsensusRoom(1, room_doc["digest"], deadline, roster)
+    assert fresh.outcome(deadline - dt.timedelta(seconds=1)) == c.ConsensusOutcome.PENDING
+    assert fresh.outcome(deadline) == c.ConsensusOutcome.EXPIRED
+    with pytest.raises(c.ConsensusError.Schema):
+        c.ConsensusRoom(1, room_doc["digest"], deadline, roster[1:] * 2)
+    with pytest.raises(c.ConsensusError.Input):
+        c.ConsensusRoom(1, "xyz", deadline, roster)
+
+
 def test_aip_replay_window():
     w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     assert w.capacity() == 1024 and w.len() == 0 and w.is_empty()

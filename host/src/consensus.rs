@@ -20,8 +20,14 @@
 //! assert_eq!(replay.room.outcome(parse_datetime("2029-01-01T00:00:00Z").unwrap()).as_str(), "pending");
 //! ```
 
-use concordia_core::consensus::room::{self, EventRecord, Refusal, Room, FULL_CAPACITY};
-use concordia_core::json::Value;
+use concordia_core::consensus::command::Command;
+use concordia_core::consensus::digest::HexDigest;
+use concordia_core::consensus::room::{
+    self, Applied, EventRecord, ParticipantKind, Refusal, Room, Roster, FULL_CAPACITY,
+};
+use concordia_core::digest::Digest;
+use concordia_core::json::{Node, Value};
+use concordia_core::time::Timestamp;
 use concordia_core::Result;
 
 /// A room after its log was replayed.
@@ -56,4 +62,45 @@ pub fn replay_room(doc: Value<'_>) -> Result<RoomReplay> {
         }
     }
     Ok(RoomReplay { room, refused })
+}
+
+/// A pending room for `revision` with `digest` (64 hex, optionally `sha256:`-prefixed),
+/// closing at `deadline`, with the `roster` of `(id, kind)` (`"human"` or `"agent"`), on
+/// the heap.
+///
+/// # Errors
+/// The core's: [`concordia_core::Error::Schema`] for a roster outside 2..=8, without a
+/// human, with a bad or repeated id or kind, or a revision of 0;
+/// [`concordia_core::Error::Encoding`] for a malformed digest.
+pub fn new_room(
+    revision: u64,
+    digest: &str,
+    deadline: Timestamp,
+    roster: &[(&str, &str)],
+) -> Result<Box<Room<FULL_CAPACITY>>> {
+    let digest = Digest::parse_hex(HexDigest::normalize(digest)?.as_str())?;
+    let mut members = Roster::new();
+    for (id, kind) in roster {
+        members.push(id, ParticipantKind::parse(kind)?)?;
+    }
+    Ok(Box::new(Room::new(revision, digest, deadline, members)?))
+}
+
+/// Applies a received command wire body (`{"action","body","revision","digest"}` JSON text)
+/// from `participant` at `now`, with its `Idempotency-Key` (`None`: the command's derived
+/// key), as the venue does: a malformed body is a `400` refusal.
+///
+/// # Errors
+/// The room's [`Refusal`]; a refused command changes nothing.
+pub fn apply_wire<const E: usize>(
+    room: &mut Room<E>,
+    participant: &str,
+    wire: &[u8],
+    key: Option<&str>,
+    now: Timestamp,
+) -> core::result::Result<Applied, Refusal> {
+    let mut nodes = [Node::EMPTY; 16];
+    let cmd = Command::parse_wire(wire, &mut nodes).map_err(Refusal::BadRequest)?;
+    let derived = cmd.idempotency_key();
+    room.apply(participant, &cmd, key.unwrap_or(derived.as_str()), now)
 }

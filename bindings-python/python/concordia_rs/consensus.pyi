@@ -9,6 +9,7 @@ __all__ = [
     "Invitation",
     "Command",
     "RoomOutcome",
+    "Room",
     "revision_digest",
     "verify_revision",
     "markdown_digest",
@@ -82,6 +83,17 @@ class RoomOutcome:
     def refused(self) -> list[tuple[int, int, str, str]]: ...
 
 def room_outcome(room: _Doc, *, now: _Time = None) -> RoomOutcome: ...
+
+@final
+class Room:
+    """A live room: the venue's state machine, command by command."""
+
+    def __new__(cls, revision: int, digest: str, deadline: Union[float, int, str], roster: list[tuple[str, str]]) -> Room: ...
+    def apply(
+        self, participant: str, command: Union[Command, _Doc], *, idempotency_key: Optional[str] = None, now: _Time = None
+    ) -> dict[str, Any]: ...
+    def outcome(self, now: _Time = None) -> str: ...
+    def __len__(self) -> int: ...
 def verify_artifact(
     artifact: _Bytes, *, content_digest: str, x_consensus_sha256: str, outcome: str = "reached"
 ) -> str: ...

@@ -1386,6 +1386,196 @@ public func FfiConverterTypeAipReplayWindow_lower(_ value: AipReplayWindow) -> U
 
 
 /**
+ * A live room, the venue's state machine (`concordia_core::consensus::room::Room`): one
+ * locked revision, a deadline, a roster of 2 to 8 participants, commands applied one by
+ * one. Thread-safe.
+ */
+public protocol ConsensusRoomProtocol: AnyObject, Sendable {
+    
+    /**
+     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
+     */
+    func apply(participant: String, wireJson: String, idempotencyKey: String?, now: Date) throws  -> ConsensusApplied
+    
+    /**
+     * Events in the log.
+     */
+    func eventCount()  -> UInt64
+    
+    /**
+     * The outcome at `now` (a pending round at or past its deadline reads as expired).
+     */
+    func outcome(now: Date) throws  -> ConsensusOutcome
+    
+}
+/**
+ * A live room, the venue's state machine (`concordia_core::consensus::room::Room`): one
+ * locked revision, a deadline, a roster of 2 to 8 participants, commands applied one by
+ * one. Thread-safe.
+ */
+open class ConsensusRoom: ConsensusRoomProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_concordia_uniffi_fn_clone_consensusroom(self.handle, $0) }
+    }
+    /**
+     * A pending room for `revision` (>= 1) with `digest` (64 hex, optionally
+     * `sha256:`-prefixed), closing at `deadline`, with `roster`.
+     */
+public convenience init(revision: UInt64, digest: String, deadline: Date, roster: [ConsensusParticipant])throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeConsensusError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_consensusroom_new(
+        FfiConverterUInt64.lower(revision),
+        FfiConverterString.lower(digest),
+        FfiConverterTimestamp.lower(deadline),
+        FfiConverterSequenceTypeConsensusParticipant.lower(roster),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_concordia_uniffi_fn_free_consensusroom(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
+     */
+open func apply(participant: String, wireJson: String, idempotencyKey: String?, now: Date)throws  -> ConsensusApplied  {
+    return try  FfiConverterTypeConsensusApplied_lift(try rustCallWithError(FfiConverterTypeConsensusError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_consensusroom_apply(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(participant),
+        FfiConverterString.lower(wireJson),
+        FfiConverterOptionString.lower(idempotencyKey),
+        FfiConverterTimestamp.lower(now),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Events in the log.
+     */
+open func eventCount() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_consensusroom_event_count(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The outcome at `now` (a pending round at or past its deadline reads as expired).
+     */
+open func outcome(now: Date)throws  -> ConsensusOutcome  {
+    return try  FfiConverterTypeConsensusOutcome_lift(try rustCallWithError(FfiConverterTypeConsensusError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_consensusroom_outcome(
+            self.uniffiCloneHandle(),
+        FfiConverterTimestamp.lower(now),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConsensusRoom: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = ConsensusRoom
+
+    public static func lift(_ handle: UInt64) throws -> ConsensusRoom {
+        return ConsensusRoom(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: ConsensusRoom) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConsensusRoom {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: ConsensusRoom, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusRoom_lift(_ handle: UInt64) throws -> ConsensusRoom {
+    return try FfiConverterTypeConsensusRoom.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusRoom_lower(_ value: ConsensusRoom) -> UInt64 {
+    return FfiConverterTypeConsensusRoom.lower(value)
+}
+
+
+
+
+
+
+/**
  * An Ed25519 key pair. Immutable, so one object may be shared across threads.
  */
 public protocol KeyPairProtocol: AnyObject, Sendable {
@@ -3276,6 +3466,95 @@ public func FfiConverterTypeAttestationVerified_lower(_ value: AttestationVerifi
 
 
 /**
+ * What [`ConsensusRoom::apply`] did, as the venue answers.
+ */
+public struct ConsensusApplied: Equatable, Hashable {
+    /**
+     * 201 a new event, 200 an exact replay; on a refusal 400, 404 or 409.
+     */
+    public var status: UInt16
+    /**
+     * Index of the new (or replayed) event in the log; `None` on a refusal.
+     */
+    public var event: UInt64?
+    /**
+     * The outcome after the call.
+     */
+    public var outcome: ConsensusOutcome
+    /**
+     * `None`, or the refusal (`409 stale_digest`); a refused command changes nothing.
+     */
+    public var refused: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * 201 a new event, 200 an exact replay; on a refusal 400, 404 or 409.
+         */status: UInt16, 
+        /**
+         * Index of the new (or replayed) event in the log; `None` on a refusal.
+         */event: UInt64?, 
+        /**
+         * The outcome after the call.
+         */outcome: ConsensusOutcome, 
+        /**
+         * `None`, or the refusal (`409 stale_digest`); a refused command changes nothing.
+         */refused: String?) {
+        self.status = status
+        self.event = event
+        self.outcome = outcome
+        self.refused = refused
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ConsensusApplied: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConsensusApplied: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConsensusApplied {
+        return
+            try ConsensusApplied(
+                status: FfiConverterUInt16.read(from: &buf), 
+                event: FfiConverterOptionUInt64.read(from: &buf), 
+                outcome: FfiConverterTypeConsensusOutcome.read(from: &buf), 
+                refused: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ConsensusApplied, into buf: inout [UInt8]) {
+        FfiConverterUInt16.write(value.status, into: &buf)
+        FfiConverterOptionUInt64.write(value.event, into: &buf)
+        FfiConverterTypeConsensusOutcome.write(value.outcome, into: &buf)
+        FfiConverterOptionString.write(value.refused, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusApplied_lift(_ buf: RustBuffer) throws -> ConsensusApplied {
+    return try FfiConverterTypeConsensusApplied.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusApplied_lower(_ value: ConsensusApplied) -> RustBuffer {
+    return FfiConverterTypeConsensusApplied.lower(value)
+}
+
+
+/**
  * A validated room command.
  */
 public struct ConsensusCommand: Equatable, Hashable {
@@ -3361,6 +3640,75 @@ public func FfiConverterTypeConsensusCommand_lift(_ buf: RustBuffer) throws -> C
 #endif
 public func FfiConverterTypeConsensusCommand_lower(_ value: ConsensusCommand) -> RustBuffer {
     return FfiConverterTypeConsensusCommand.lower(value)
+}
+
+
+/**
+ * One roster entry of a [`ConsensusRoom`].
+ */
+public struct ConsensusParticipant: Equatable, Hashable {
+    /**
+     * The participant id (1 to 64 bytes, no control characters, unique).
+     */
+    public var id: String
+    /**
+     * Human or agent.
+     */
+    public var kind: ConsensusParticipantKind
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The participant id (1 to 64 bytes, no control characters, unique).
+         */id: String, 
+        /**
+         * Human or agent.
+         */kind: ConsensusParticipantKind) {
+        self.id = id
+        self.kind = kind
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ConsensusParticipant: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConsensusParticipant: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConsensusParticipant {
+        return
+            try ConsensusParticipant(
+                id: FfiConverterString.read(from: &buf), 
+                kind: FfiConverterTypeConsensusParticipantKind.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ConsensusParticipant, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterTypeConsensusParticipantKind.write(value.kind, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusParticipant_lift(_ buf: RustBuffer) throws -> ConsensusParticipant {
+    return try FfiConverterTypeConsensusParticipant.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusParticipant_lower(_ value: ConsensusParticipant) -> RustBuffer {
+    return FfiConverterTypeConsensusParticipant.lower(value)
 }
 
 
@@ -5264,6 +5612,81 @@ public func FfiConverterTypeConsensusOutcome_lower(_ value: ConsensusOutcome) ->
 
 
 /**
+ * The kind of a room participant.
+ */
+
+public enum ConsensusParticipantKind: Equatable, Hashable {
+    
+    /**
+     * A human (a room needs at least one, the initiator).
+     */
+    case human
+    /**
+     * An invited agent.
+     */
+    case agent
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ConsensusParticipantKind: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConsensusParticipantKind: FfiConverterRustBuffer {
+    typealias SwiftType = ConsensusParticipantKind
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConsensusParticipantKind {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .human
+        
+        case 2: return .agent
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ConsensusParticipantKind, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .human:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .agent:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusParticipantKind_lift(_ buf: RustBuffer) throws -> ConsensusParticipantKind {
+    return try FfiConverterTypeConsensusParticipantKind.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConsensusParticipantKind_lower(_ value: ConsensusParticipantKind) -> RustBuffer {
+    return FfiConverterTypeConsensusParticipantKind.lower(value)
+}
+
+
+
+/**
  * Errors of the canonical JSON functions (`canonicalize`, `hash`).
  */
 public 
@@ -6376,6 +6799,31 @@ fileprivate struct FfiConverterSequenceTypeAipRanked: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeConsensusParticipant: FfiConverterRustBuffer {
+    typealias SwiftType = [ConsensusParticipant]
+
+    public static func write(_ value: [ConsensusParticipant], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeConsensusParticipant.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ConsensusParticipant] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ConsensusParticipant]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeConsensusParticipant.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeConsensusRefusedEvent: FfiConverterRustBuffer {
     typealias SwiftType = [ConsensusRefusedEvent]
 
@@ -7275,6 +7723,15 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() != 40359) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_method_consensusroom_apply() != 36496) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_consensusroom_event_count() != 6764) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_consensusroom_outcome() != 55361) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_method_keypair_public_key() != 18284) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -7360,6 +7817,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_aipreplaywindow_new() != 33983) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_consensusroom_new() != 20469) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed() != 24037) {

@@ -803,6 +803,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_consensusroom_apply(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_consensusroom_event_count(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_consensusroom_outcome(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_keypair_public_key(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_keypair_public_key_b64url(
@@ -860,6 +866,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_concordia_uniffi_checksum_constructor_aipkeypair_generate(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_aipreplaywindow_new(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_consensusroom_new(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed(
     ): Int
@@ -950,6 +958,18 @@ internal object UniffiLib {
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore(`ptr`: Long,`snapshot`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_clone_consensusroom(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_free_consensusroom(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_concordia_uniffi_fn_constructor_consensusroom_new(`revision`: Long,`digest`: RustBuffer.ByValue,`deadline`: RustBuffer.ByValue,`roster`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_consensusroom_apply(`ptr`: Long,`participant`: RustBuffer.ByValue,`wireJson`: RustBuffer.ByValue,`idempotencyKey`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_consensusroom_event_count(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_consensusroom_outcome(`ptr`: Long,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_clone_keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -1414,6 +1434,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() and 0xFFFF) != 40359) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_apply() and 0xFFFF) != 36496) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_event_count() and 0xFFFF) != 6764) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_outcome() and 0xFFFF) != 55361) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_method_keypair_public_key() and 0xFFFF) != 18284) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1499,6 +1528,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipreplaywindow_new() and 0xFFFF) != 33983) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_consensusroom_new() and 0xFFFF) != 20469) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed() and 0xFFFF) != 24037) {
@@ -3007,6 +3039,344 @@ public object FfiConverterTypeAipReplayWindow: FfiConverter<AipReplayWindow, Lon
     override fun allocationSize(value: AipReplayWindow) = 8UL
 
     override fun write(value: AipReplayWindow, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * A live room, the venue's state machine (`concordia_core::consensus::room::Room`): one
+ * locked revision, a deadline, a roster of 2 to 8 participants, commands applied one by
+ * one. Thread-safe.
+ */
+public interface ConsensusRoomInterface {
+    
+    /**
+     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
+     */
+    fun `apply`(`participant`: kotlin.String, `wireJson`: kotlin.String, `idempotencyKey`: kotlin.String?, `now`: java.time.Instant): ConsensusApplied
+    
+    /**
+     * Events in the log.
+     */
+    fun `eventCount`(): kotlin.ULong
+    
+    /**
+     * The outcome at `now` (a pending round at or past its deadline reads as expired).
+     */
+    fun `outcome`(`now`: java.time.Instant): ConsensusOutcome
+    
+    companion object
+}
+
+/**
+ * A live room, the venue's state machine (`concordia_core::consensus::room::Room`): one
+ * locked revision, a deadline, a roster of 2 to 8 participants, commands applied one by
+ * one. Thread-safe.
+ */
+open class ConsensusRoom: Disposable, AutoCloseable, ConsensusRoomInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * A pending room for `revision` (>= 1) with `digest` (64 hex, optionally
+     * `sha256:`-prefixed), closing at `deadline`, with `roster`.
+     */
+    constructor(`revision`: kotlin.ULong, `digest`: kotlin.String, `deadline`: java.time.Instant, `roster`: List<ConsensusParticipant>) :
+        this(UniffiWithHandle, 
+    uniffiRustCallWithError(ConsensusException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_consensusroom_new(
+    
+        
+        FfiConverterULong.lower(`revision`),
+        FfiConverterString.lower(`digest`),
+        FfiConverterTimestamp.lower(`deadline`),
+        FfiConverterSequenceTypeConsensusParticipant.lower(`roster`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_free_consensusroom(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_concordia_uniffi_fn_clone_consensusroom(handle, status)
+        }
+    }
+
+    
+    /**
+     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
+     */
+    @Throws(ConsensusException::class)override fun `apply`(`participant`: kotlin.String, `wireJson`: kotlin.String, `idempotencyKey`: kotlin.String?, `now`: java.time.Instant): ConsensusApplied {
+            return FfiConverterTypeConsensusApplied.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ConsensusException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_consensusroom_apply(
+        it,
+        
+        FfiConverterString.lower(`participant`),
+        FfiConverterString.lower(`wireJson`),
+        FfiConverterOptionalString.lower(`idempotencyKey`),
+        FfiConverterTimestamp.lower(`now`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Events in the log.
+     */override fun `eventCount`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_consensusroom_event_count(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The outcome at `now` (a pending round at or past its deadline reads as expired).
+     */
+    @Throws(ConsensusException::class)override fun `outcome`(`now`: java.time.Instant): ConsensusOutcome {
+            return FfiConverterTypeConsensusOutcome.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ConsensusException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_consensusroom_outcome(
+        it,
+        
+        FfiConverterTimestamp.lower(`now`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeConsensusRoom: FfiConverter<ConsensusRoom, Long> {
+    override fun lower(value: ConsensusRoom): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): ConsensusRoom {
+        return ConsensusRoom(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): ConsensusRoom {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: ConsensusRoom) = 8UL
+
+    override fun write(value: ConsensusRoom, buf: ByteBuffer) {
         buf.putLong(lower(value))
     }
 }
@@ -5107,6 +5477,69 @@ public object FfiConverterTypeAttestationVerified: FfiConverterRustBuffer<Attest
 
 
 /**
+ * What [`ConsensusRoom::apply`] did, as the venue answers.
+ */
+data class ConsensusApplied (
+    /**
+     * 201 a new event, 200 an exact replay; on a refusal 400, 404 or 409.
+     */
+    var `status`: kotlin.UShort
+    , 
+    /**
+     * Index of the new (or replayed) event in the log; `None` on a refusal.
+     */
+    var `event`: kotlin.ULong?
+    , 
+    /**
+     * The outcome after the call.
+     */
+    var `outcome`: ConsensusOutcome
+    , 
+    /**
+     * `None`, or the refusal (`409 stale_digest`); a refused command changes nothing.
+     */
+    var `refused`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeConsensusApplied: FfiConverterRustBuffer<ConsensusApplied> {
+    override fun read(buf: ByteBuffer): ConsensusApplied {
+        return ConsensusApplied(
+            FfiConverterUShort.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterTypeConsensusOutcome.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ConsensusApplied) = (
+            FfiConverterUShort.allocationSize(value.`status`) +
+            FfiConverterOptionalULong.allocationSize(value.`event`) +
+            FfiConverterTypeConsensusOutcome.allocationSize(value.`outcome`) +
+            FfiConverterOptionalString.allocationSize(value.`refused`)
+    )
+
+    override fun write(value: ConsensusApplied, buf: ByteBuffer) {
+            FfiConverterUShort.write(value.`status`, buf)
+            FfiConverterOptionalULong.write(value.`event`, buf)
+            FfiConverterTypeConsensusOutcome.write(value.`outcome`, buf)
+            FfiConverterOptionalString.write(value.`refused`, buf)
+    }
+}
+
+
+
+/**
  * A validated room command.
  */
 data class ConsensusCommand (
@@ -5164,6 +5597,53 @@ public object FfiConverterTypeConsensusCommand: FfiConverterRustBuffer<Consensus
             FfiConverterULong.write(value.`revision`, buf)
             FfiConverterString.write(value.`wireBody`, buf)
             FfiConverterString.write(value.`idempotencyKey`, buf)
+    }
+}
+
+
+
+/**
+ * One roster entry of a [`ConsensusRoom`].
+ */
+data class ConsensusParticipant (
+    /**
+     * The participant id (1 to 64 bytes, no control characters, unique).
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * Human or agent.
+     */
+    var `kind`: ConsensusParticipantKind
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeConsensusParticipant: FfiConverterRustBuffer<ConsensusParticipant> {
+    override fun read(buf: ByteBuffer): ConsensusParticipant {
+        return ConsensusParticipant(
+            FfiConverterString.read(buf),
+            FfiConverterTypeConsensusParticipantKind.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ConsensusParticipant) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterTypeConsensusParticipantKind.allocationSize(value.`kind`)
+    )
+
+    override fun write(value: ConsensusParticipant, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterTypeConsensusParticipantKind.write(value.`kind`, buf)
     }
 }
 
@@ -6489,6 +6969,49 @@ public object FfiConverterTypeConsensusOutcome: FfiConverterRustBuffer<Consensus
 
 
 
+/**
+ * The kind of a room participant.
+ */
+
+enum class ConsensusParticipantKind {
+    
+    /**
+     * A human (a room needs at least one, the initiator).
+     */
+    HUMAN,
+    /**
+     * An invited agent.
+     */
+    AGENT;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeConsensusParticipantKind: FfiConverterRustBuffer<ConsensusParticipantKind> {
+    override fun read(buf: ByteBuffer) = try {
+        ConsensusParticipantKind.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: ConsensusParticipantKind) = 4UL
+
+    override fun write(value: ConsensusParticipantKind, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
 
 
 /**
@@ -7451,6 +7974,34 @@ public object FfiConverterSequenceTypeAipRanked: FfiConverterRustBuffer<List<Aip
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeAipRanked.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeConsensusParticipant: FfiConverterRustBuffer<List<ConsensusParticipant>> {
+    override fun read(buf: ByteBuffer): List<ConsensusParticipant> {
+        val len = buf.getInt()
+        return List<ConsensusParticipant>(len) {
+            FfiConverterTypeConsensusParticipant.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<ConsensusParticipant>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeConsensusParticipant.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<ConsensusParticipant>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeConsensusParticipant.write(it, buf)
         }
     }
 }
