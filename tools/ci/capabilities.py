@@ -116,14 +116,14 @@ def self_test(data: dict) -> None:
     d["surfaces"]["Go"]["cells"]["AIP: replay window"] = {"reason": " "}
     cases.append((d, "a reason must say why"))
     d = copy.deepcopy(data)
-    d["surfaces"]["JS"] = {"files": ["bindings-js/pkg/*.d.ts"], "declares": ["\\b{name}\\b"], "cells": {}}
-    texts_js = dict(texts, JS="export function canonicalize(json: string): string;")
-    cases.append((d, "JS lacks `canonical JSON` without a written reason"))
+    d["surfaces"]["New"] = {"files": ["new/*.d.ts"], "declares": ["\\b{name}\\b"], "cells": {}}
+    texts_new = dict(texts, New="export function canonicalize(json: string): string;")
+    cases.append((d, "New lacks `canonical JSON` without a written reason"))
     for d, want in cases:
-        found = problems(d, texts_js if "JS" in d["surfaces"] else texts)
+        found = problems(d, texts_new if "New" in d["surfaces"] else texts)
         assert any(want in p for p in found), (want, found)
     # A new column appears in the generated table.
-    assert "| JS |" in table(cases[-1][0]).splitlines()[1]
+    assert "| New |" in table(cases[-1][0]).splitlines()[1]
     print(f"capabilities self-test: {len(cases)} failing inputs refused, the committed data passes")
 
 
