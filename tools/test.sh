@@ -162,7 +162,8 @@ rust_tests() {
     # The `serde` feature (canonical JSON, signatures and reading for serde types): its
     # module's tests (proptest against serde_jcs, serde-json-core and the core's own jcs) and
     # doc examples.
-    step cargo test --locked -p concordia-core --features serde serde::
+    step cargo test --locked -p concordia-core --features serde --lib serde::
+    step cargo test --locked -p concordia-core --features serde --doc serde
 }
 
 build_cli() {

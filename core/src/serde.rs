@@ -48,12 +48,14 @@
 //!
 //! * Into a buffer ([`to_canonical_slice`]): every member is written in the order serde
 //!   gives it, straight into the caller's buffer, followed by a comma; when a member is
-//!   complete it is moved, by an in-place rotation of the buffer, to its sorted place among
-//!   the members before it (an insertion sort over member spans). Members that arrive sorted
-//!   cost one comparison each and no move. Member start offsets of the objects being written
-//!   are held in a table of [`MAX_OPEN_MEMBERS`] entries on the stack (the members of all
-//!   objects *open at once*: an object's entries are released when it closes);
-//!   [`to_canonical_slice_in`] takes a caller table for more. A full table is
+//!   complete it is moved to its sorted place among the members before it (an insertion
+//!   sort over member spans: one comparison with the last member, then a binary search).
+//!   Members that arrive sorted cost one comparison each and no move. A move copies the
+//!   member into the unused end of the buffer and back (three copies), or rotates the span
+//!   in place when the buffer has no room to spare. The members of the objects being
+//!   written are held in a table of [`MAX_OPEN_MEMBERS`] entries of 8 bytes on the stack
+//!   (the members of all objects *open at once*: an object's entries are released when it
+//!   closes); [`to_canonical_slice_in`] takes a caller table for more. A full table is
 //!   [`Limit::Capacity`]. A buffer too small is [`Error::BufferTooSmall`] with the exact
 //!   length needed (order does not change the length, so the writer keeps counting).
 //! * Into a sink ([`write()`], [`sha256`], [`verify`]): nothing can be moved once written, so
@@ -172,8 +174,9 @@ pub use self::de::Deserializer;
 /// The deepest nesting written or read: the reader's default (128 containers).
 pub const MAX_DEPTH: usize = crate::json::DEFAULT_MAX_DEPTH as usize;
 
-/// Entries of the stack member table of [`to_canonical_slice`]: the members of all objects
-/// open at once (an object with 300 members inside another with 10 needs 310).
+/// Entries (8 bytes each) of the stack member table of [`to_canonical_slice`]: the members
+/// of all objects open at once (an object with 300 members inside another with 10 needs
+/// 310).
 pub const MAX_OPEN_MEMBERS: usize = 256;
 
 /// Bytes for the member names open along one path in the streaming form ([`write()`]): the
@@ -207,11 +210,11 @@ pub fn to_canonical_slice_with<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     rule: &P,
     out: &mut [u8],
 ) -> Result<usize> {
-    let mut table = [0u32; MAX_OPEN_MEMBERS];
+    let mut table = [0u64; MAX_OPEN_MEMBERS];
     ser::write(value, rule, None, out, &mut table)
 }
 
-/// [`to_canonical_slice_with`] with a caller member table: one `u32` per member open at
+/// [`to_canonical_slice_with`] with a caller member table: one `u64` per member open at
 /// once (for maps larger than [`MAX_OPEN_MEMBERS`]).
 ///
 /// # Errors
@@ -220,7 +223,7 @@ pub fn to_canonical_slice_in<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     value: &T,
     rule: &P,
     out: &mut [u8],
-    table: &mut [u32],
+    table: &mut [u64],
 ) -> Result<usize> {
     ser::write(value, rule, None, out, table)
 }
@@ -272,7 +275,7 @@ const SIGNATURE_MEMBER_LEN: usize = 103;
 /// [`Error::BufferTooSmall`] with the full length of the signed form when `out` is too
 /// short; [`Error::Schema`] when `value` is not an object; as [`to_canonical_slice`].
 pub fn sign<T: Serialize + ?Sized>(value: &T, key: &KeyPair, out: &mut [u8]) -> Result<usize> {
-    let mut table = [0u32; MAX_OPEN_MEMBERS];
+    let mut table = [0u64; MAX_OPEN_MEMBERS];
     let sig = signature_in(value, key, out, &mut table)?;
     let b64 = sig.to_b64url();
     let mut quoted = [0u8; 90];
@@ -288,7 +291,7 @@ pub fn sign<T: Serialize + ?Sized>(value: &T, key: &KeyPair, out: &mut [u8]) -> 
 /// # Errors
 /// As [`sign`] (a too-small `out` reports the length of the signed form).
 pub fn signature<T: Serialize + ?Sized>(value: &T, key: &KeyPair, out: &mut [u8]) -> Result<Signature> {
-    let mut table = [0u32; MAX_OPEN_MEMBERS];
+    let mut table = [0u64; MAX_OPEN_MEMBERS];
     signature_in(value, key, out, &mut table)
 }
 
@@ -296,7 +299,7 @@ fn signature_in<T: Serialize + ?Sized>(
     value: &T,
     key: &KeyPair,
     out: &mut [u8],
-    table: &mut [u32],
+    table: &mut [u64],
 ) -> Result<Signature> {
     let n = ser::write_object(value, &WithoutSignature, out, table).map_err(|e| match e {
         // The signed form adds the signature member, and a comma unless the rest is `{}`.
@@ -397,6 +400,21 @@ impl ::serde::de::Error for Error {
 // Scalars, shared by both writers: the number policy and the byte-array spelling.
 // ---------------------------------------------------------------------------------------
 
+/// Writes `s` as a JSON string: as it is between quotes when nothing in it needs an escape
+/// (the common case, checked without branching per byte), else through the canonical
+/// writer's escaping ([`crate::jcs::write_plain_str`]).
+#[inline]
+fn write_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
+    let bytes = s.as_bytes();
+    let special = bytes.iter().fold(false, |acc, &b| acc | (b < 0x20) | (b == b'"') | (b == b'\\'));
+    if special {
+        return crate::jcs::write_plain_str(s, sink);
+    }
+    sink.write(b"\"")?;
+    sink.write(bytes)?;
+    sink.write(b"\"")
+}
+
 /// Writes an integer given as sign and magnitude, under the reader's number policy.
 fn write_integer<S: Sink + ?Sized>(negative: bool, magnitude: u128, sink: &mut S) -> Result<()> {
     let mut buf = [0u8; 40];
@@ -410,16 +428,37 @@ fn write_integer<S: Sink + ?Sized>(negative: bool, magnitude: u128, sink: &mut S
 }
 
 /// The decimal text of `±magnitude` at the end of `buf`.
-fn decimal(negative: bool, mut magnitude: u128, buf: &mut [u8; 40]) -> &[u8] {
+fn decimal(negative: bool, magnitude: u128, buf: &mut [u8; 40]) -> &[u8] {
     let mut i = buf.len();
+    // 64-bit division where the value allows (128-bit division is a slow library call).
+    let (mut wide, mut narrow) = match u64::try_from(magnitude) {
+        Ok(m) => (0u128, m),
+        Err(_) => (magnitude, 0u64),
+    };
+    while wide != 0 {
+        i -= 1;
+        buf[i] = b'0' + (wide % 10) as u8;
+        wide /= 10;
+        if let Ok(m) = u64::try_from(wide) {
+            narrow = m;
+            wide = 0;
+            if narrow == 0 {
+                return finish_decimal(negative, buf, i);
+            }
+        }
+    }
     loop {
         i -= 1;
-        buf[i] = b'0' + (magnitude % 10) as u8;
-        magnitude /= 10;
-        if magnitude == 0 {
+        buf[i] = b'0' + (narrow % 10) as u8;
+        narrow /= 10;
+        if narrow == 0 {
             break;
         }
     }
+    finish_decimal(negative, buf, i)
+}
+
+fn finish_decimal(negative: bool, buf: &mut [u8; 40], mut i: usize) -> &[u8] {
     if negative {
         i -= 1;
         buf[i] = b'-';

@@ -18,7 +18,7 @@ pub(super) fn write<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     rule: &P,
     extra: Option<(&str, &[u8])>,
     out: &mut [u8],
-    table: &mut [u32],
+    table: &mut [u64],
 ) -> Result<usize> {
     let mut ser =
         Ser { out: Out { buf: out, len: 0, over: false }, table, top: 0, depth: 0, rule, extra, object: false };
@@ -34,7 +34,7 @@ pub(super) fn write_object<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     value: &T,
     rule: &P,
     out: &mut [u8],
-    table: &mut [u32],
+    table: &mut [u64],
 ) -> Result<usize> {
     let mut ser =
         Ser { out: Out { buf: out, len: 0, over: false }, table, top: 0, depth: 0, rule, extra: None, object: false };
@@ -44,6 +44,8 @@ pub(super) fn write_object<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     }
     ser.out.finish()
 }
+
+const DUPLICATE: Error = Error::Json { kind: Syntax::DuplicateKey, offset: 0 };
 
 /// The caller's buffer; past its end, only the length is counted.
 struct Out<'o> {
@@ -60,6 +62,54 @@ impl Out<'_> {
         } else {
             Ok(self.len)
         }
+    }
+}
+
+impl Out<'_> {
+    /// Writes `s` as a JSON string (see [`super::write_str`]) in one copy when nothing in it
+    /// needs an escape; returns the length written between the quotes and whether the text
+    /// is all ASCII and unescaped (so that names compare as plain bytes).
+    #[inline]
+    fn string(&mut self, s: &str) -> Result<(usize, bool)> {
+        let bytes = s.as_bytes();
+        let (mut special, mut all) = (false, 0u8);
+        for &b in bytes {
+            special |= (b < 0x20) | (b == b'"') | (b == b'\\');
+            all |= b;
+        }
+        let high = all >= 0x80;
+        if special {
+            let start = self.len;
+            crate::jcs::write_plain_str(s, self)?;
+            return Ok((self.len - start - 2, false));
+        }
+        let end = self.len.saturating_add(bytes.len() + 2);
+        if !self.over {
+            match self.buf.get_mut(self.len..end) {
+                Some([open, mid @ .., close]) => {
+                    *open = b'"';
+                    mid.copy_from_slice(bytes);
+                    *close = b'"';
+                }
+                _ => self.over = true,
+            }
+        }
+        self.len = end;
+        Ok((bytes.len(), !high))
+    }
+}
+
+impl Out<'_> {
+    /// One byte of punctuation.
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        if !self.over {
+            match self.buf.get_mut(self.len) {
+                Some(slot) => *slot = b,
+                None => self.over = true,
+            }
+        }
+        self.len += 1;
     }
 }
 
@@ -80,8 +130,8 @@ impl Sink for Out<'_> {
 
 pub(super) struct Ser<'o, 't, 'r, P: ?Sized> {
     out: Out<'o>,
-    /// Start offsets (the key's opening quote) of the members of the open objects.
-    table: &'t mut [u32],
+    /// The members of the open objects ([`entry`]).
+    table: &'t mut [u64],
     top: usize,
     /// Open containers.
     depth: usize,
@@ -100,7 +150,10 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
             self.object = true;
         }
         self.depth += 1;
-        self.out.write(&[bracket])
+        {
+            self.out.byte(bracket);
+            Ok(())
+        }
     }
 
     /// Begins a member named `key` of the innermost object (whose table entries start at
@@ -115,44 +168,68 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
 
     /// Begins a member, whatever the rule says.
     fn begin_member(&mut self, key: &str) -> Result<()> {
+        let start = self.out.len;
+        if start > u32::MAX as usize {
+            return Err(Error::Limit { kind: Limit::Size, offset: 0 });
+        }
+        let (raw, plain_ascii) = self.out.string(key)?;
         let slot = self.table.get_mut(self.top).ok_or(Error::Limit { kind: Limit::Capacity, offset: 0 })?;
-        *slot = u32::try_from(self.out.len).map_err(|_| Error::Limit { kind: Limit::Size, offset: 0 })?;
+        *slot = entry(start, raw, raw != key.len(), plain_ascii);
         self.top += 1;
-        crate::jcs::write_plain_str(key, &mut self.out)?;
-        self.out.write(b":")
+        self.out.byte(b':');
+        Ok(())
     }
 
     /// Ends the member just written (`,` after it) and moves it to its sorted place among
     /// the members of its object from table entry `base` on.
     fn settle(&mut self, base: usize) -> Result<()> {
-        self.out.write(b",")?;
+        self.out.byte(b',');
         let k = self.top - 1;
         if k == base || self.out.over {
             return Ok(());
         }
         let buf: &[u8] = self.out.buf;
-        let new = self.table[k] as usize;
-        let mut pos = k;
-        while pos > base {
-            match cmp_keys(buf, self.table[pos - 1] as usize, new)? {
-                Ordering::Less => break,
-                Ordering::Equal => return Err(Error::Json { kind: Syntax::DuplicateKey, offset: 0 }),
-                Ordering::Greater => pos -= 1,
+        let new = self.table[k];
+        let name = Name::of(buf, new);
+        // The members before it are sorted: compare with the last (names that arrive sorted
+        // cost one comparison), then search the rest by halves.
+        match Name::of(buf, self.table[k - 1]).cmp(&name)? {
+            Ordering::Less => return Ok(()),
+            Ordering::Equal => return Err(DUPLICATE),
+            Ordering::Greater => {}
+        }
+        let (mut lo, mut hi) = (base, k - 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match Name::of(buf, self.table[mid]).cmp(&name)? {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Equal => return Err(DUPLICATE),
+                Ordering::Greater => hi = mid,
             }
         }
-        if pos == k {
-            return Ok(());
-        }
+        let pos = lo;
         let end = self.out.len;
-        let len = end - new;
-        let at = self.table[pos] as usize;
-        if let Some(region) = self.out.buf.get_mut(at..end) {
-            region.rotate_right(len);
+        let len = end - start_of(new);
+        let at = start_of(self.table[pos]);
+        let mid = start_of(new);
+        match self.out.buf.split_at_mut_checked(end) {
+            // With room after the output, move by copies: the member to the spare room, the
+            // members before it up, the member down.
+            Some((head, spare)) if spare.len() >= len => {
+                spare[..len].copy_from_slice(&head[mid..end]);
+                head.copy_within(at..mid, at + len);
+                head[at..at + len].copy_from_slice(&spare[..len]);
+            }
+            _ => {
+                if let Some(region) = self.out.buf.get_mut(at..end) {
+                    region.rotate_right(len);
+                }
+            }
         }
         for i in (pos..k).rev() {
-            self.table[i + 1] = self.table[i] + len as u32;
+            self.table[i + 1] = self.table[i] + ((len as u64) << 32);
         }
-        self.table[pos] = at as u32;
+        self.table[pos] = (new & 0xFFFF_FFFF) | ((at as u64) << 32);
         Ok(())
     }
 
@@ -178,45 +255,89 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
             }
             Ok(())
         } else {
-            self.out.write(b"}")
+            self.out.byte(b'}');
+            Ok(())
         }
     }
 
     fn close_array(&mut self) -> Result<()> {
         self.depth -= 1;
-        self.out.write(b"]")
+        self.out.byte(b']');
+        Ok(())
     }
 }
 
-/// The member name starting at `start` (its opening quote): the raw text between the
-/// quotes and whether it holds escapes.
-fn key_at(buf: &[u8], start: usize) -> (&[u8], bool) {
-    let body = buf.get(start + 1..).unwrap_or(&[]);
-    let mut i = 0;
-    let mut escaped = false;
-    while let Some(&b) = body.get(i) {
-        match b {
-            b'"' => break,
-            b'\\' => {
-                escaped = true;
-                i += 2;
+/// A member table entry: the member's start (its name's opening quote) in the high 32 bits,
+/// the length of the name as written (between the quotes) above bit 1, bit 1 set when the
+/// name is plain ASCII, bit 0 set when the written name holds escapes.
+fn entry(start: usize, raw_len: usize, escaped: bool, ascii: bool) -> u64 {
+    ((start as u64) << 32) | ((raw_len as u64 & 0x3FFF_FFFF) << 2) | (u64::from(ascii) << 1) | u64::from(escaped)
+}
+
+fn start_of(e: u64) -> usize {
+    (e >> 32) as usize
+}
+
+/// The first 8 bytes of `k`, zero-padded, big-endian.
+#[inline]
+fn prefix(k: &[u8]) -> u64 {
+    if let Some(head) = k.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
+    }
+    let mut v = 0u64;
+    for (i, &b) in k.iter().enumerate() {
+        v |= u64::from(b) << (56 - 8 * i);
+    }
+    v
+}
+
+/// A member name read back from the buffer, ready for comparisons.
+struct Name<'b> {
+    text: &'b [u8],
+    escaped: bool,
+    ascii: bool,
+    /// The first 8 bytes, zero-padded, big-endian (for plain ASCII names).
+    prefix: u64,
+}
+
+impl<'b> Name<'b> {
+    #[inline]
+    fn of(buf: &'b [u8], e: u64) -> Self {
+        let s = start_of(e) + 1;
+        let len = ((e as u32) >> 2) as usize;
+        let text = buf.get(s..s + len).unwrap_or(&[]);
+        let ascii = e & 2 != 0;
+        let prefix = if !ascii {
+            0
+        } else if let Some(word) = buf.get(s..s + 8).and_then(|w| w.first_chunk::<8>()) {
+            // One load from the buffer, the bytes past the name masked off.
+            let keep = (!0u64).checked_shl(8 * (8 - len.min(8)) as u32).unwrap_or(0);
+            u64::from_be_bytes(*word) & keep
+        } else {
+            prefix(text)
+        };
+        Name { text, escaped: e & 1 != 0, ascii, prefix }
+    }
+
+    /// Compares by UTF-16 code units (RFC 8785 §3.2.3).
+    #[inline]
+    fn cmp(&self, other: &Name<'_>) -> Result<Ordering> {
+        let (ka, kb) = (self.text, other.text);
+        if self.ascii && other.ascii {
+            // Plain ASCII (no byte below 0x20): byte order is UTF-16 order, and the prefixes
+            // decide most comparisons.
+            if self.prefix != other.prefix || (ka.len() <= 8 && kb.len() <= 8) {
+                return Ok(self.prefix.cmp(&other.prefix).then(ka.len().cmp(&kb.len())));
             }
-            _ => i += 1,
+            return Ok(ka.cmp(kb));
         }
+        if !self.escaped && !other.escaped {
+            return Ok(cmp_utf8_as_utf16(ka, kb));
+        }
+        // Names with escapes (rare: control characters, quotes, backslashes) compare decoded.
+        let text = |k| core::str::from_utf8(k).map_err(|_| Error::InvalidArgument("member name"));
+        Ok(Str { raw: text(ka)?, escaped: self.escaped }.cmp_utf16(&Str { raw: text(kb)?, escaped: other.escaped }))
     }
-    (body.get(..i).unwrap_or(body), escaped)
-}
-
-/// Compares the member names at `a` and `b` by UTF-16 code units (RFC 8785 §3.2.3).
-fn cmp_keys(buf: &[u8], a: usize, b: usize) -> Result<Ordering> {
-    let (ka, ea) = key_at(buf, a);
-    let (kb, eb) = key_at(buf, b);
-    if !ea && !eb {
-        return Ok(cmp_utf8_as_utf16(ka, kb));
-    }
-    // Names with escapes (rare: control characters, quotes, backslashes) compare decoded.
-    let text = |k| core::str::from_utf8(k).map_err(|_| Error::InvalidArgument("member name"));
-    Ok(Str { raw: text(ka)?, escaped: ea }.cmp_utf16(&Str { raw: text(kb)?, escaped: eb }))
 }
 
 /// A container being written.
@@ -240,7 +361,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> Compound<'a, 'o, 't, 'r, P> {
             return Ok(());
         }
         if !self.first {
-            self.ser.out.write(b",")?;
+            self.ser.out.byte(b',');
         }
         self.first = false;
         value.serialize(&mut *self.ser)
@@ -323,10 +444,10 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
     }
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0u8; 4];
-        crate::jcs::write_plain_str(v.encode_utf8(&mut buf), &mut self.out)
+        self.out.string(v.encode_utf8(&mut buf)).map(|_| ())
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        crate::jcs::write_plain_str(v, &mut self.out)
+        self.out.string(v).map(|_| ())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         write_bytes(v, &mut self.out)
@@ -344,7 +465,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         self.out.write(b"null")
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
-        crate::jcs::write_plain_str(variant, &mut self.out)
+        self.out.string(variant).map(|_| ())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<()> {
         value.serialize(self)

@@ -115,7 +115,7 @@ fn emit<T: Serialize + ?Sized, S: Sink + ?Sized, P: Preimage + ?Sized>(
                 }
                 first = false;
                 let name = core::str::from_utf8(st.keys.get(frame..st.klen).unwrap_or(&[])).map_err(|_| CHANGED)?;
-                crate::jcs::write_plain_str(name, &mut *st.sink)?;
+                super::write_str(name, &mut *st.sink)?;
                 st.sink.write(b":")?;
                 st.push(idx)?;
                 emit(root, st)?;
@@ -337,10 +337,10 @@ impl<'a, 'v, 's, 'r, S: Sink + ?Sized, P: Preimage + ?Sized> ser::Serializer for
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0u8; 4];
         let text = v.encode_utf8(&mut buf);
-        self.v.scalar(self.level, |s| crate::jcs::write_plain_str(text, s))
+        self.v.scalar(self.level, |s| super::write_str(text, s))
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.v.scalar(self.level, |s| crate::jcs::write_plain_str(v, s))
+        self.v.scalar(self.level, |s| super::write_str(v, s))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.v.scalar(self.level, |s| write_bytes(v, s))

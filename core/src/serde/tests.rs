@@ -60,6 +60,10 @@ fn check<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     assert_eq!(show(&a), show(&core), "to_canonical_slice vs the core's jcs");
     assert_eq!(show(&b), show(&a), "write (streamed) vs to_canonical_slice");
     assert_eq!(sha256(value).unwrap(), crate::digest::sha256(&a));
+    // A buffer of the exact size (no spare room: members move by rotation in place).
+    let mut exact = vec![0u8; a.len()];
+    assert_eq!(to_canonical_slice(value, &mut exact), Ok(a.len()));
+    assert_eq!(show(&exact), show(&a), "exact-size buffer");
     a
 }
 
@@ -323,7 +327,7 @@ fn limits() {
     let capacity = Err(Error::Limit { kind: Limit::Capacity, offset: 0 });
     assert_eq!(buffered(&big), capacity);
     let mut out = vec![0u8; 8192];
-    let mut table = [0u32; 300];
+    let mut table = [0u64; 300];
     let n = to_canonical_slice_in(&big, &Whole, &mut out, &mut table).unwrap();
     assert_eq!(&out[..n], &serde_jcs::to_vec(&big).unwrap()[..]);
     // ... the streaming form has no table and writes it.
