@@ -634,3 +634,46 @@ proptest! {
         prop_assert_eq!(verify(&signed, &key.public_key()), Ok(()));
     }
 }
+
+/// A preimage rule drops the same members in both writers as in the core's JSON path:
+/// the top-level `signature` of maps, structs and variant wrappers, never a nested one.
+#[test]
+fn preimage_rules_match_the_core() {
+    #[derive(Serialize)]
+    #[allow(non_camel_case_types)]
+    enum Wrapped {
+        signature(u8),
+        other { signature: u8, keep: bool },
+    }
+    #[derive(Serialize)]
+    struct Nested {
+        signature: &'static str,
+        inner: BTreeMap<&'static str, &'static str>,
+    }
+    fn same<T: Serialize>(value: &T, rule: &(impl Preimage + ?Sized)) -> Vec<u8> {
+        let mut out = vec![0u8; 4096];
+        let n = to_canonical_slice_with(value, rule, &mut out).unwrap();
+        let mut sink = VecSink(Vec::new());
+        write(value, rule, &mut sink).unwrap();
+        assert_eq!(sink.0, &out[..n]);
+        let text = serde_json::to_vec(value).unwrap();
+        let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(&text)];
+        let doc = json::parse(&text, &mut nodes).unwrap();
+        let mut expected = vec![0u8; 4096];
+        let m = crate::jcs::write_to_slice_with(doc.root(), rule, &mut expected).unwrap();
+        assert_eq!(String::from_utf8_lossy(&out[..n]), String::from_utf8_lossy(&expected[..m]));
+        out.truncate(n);
+        out
+    }
+    let map = Pairs(&[("signature", 1), ("b", 2), ("a", 3)]);
+    assert_eq!(same(&map, &WithoutSignature), br#"{"a":3,"b":2}"#);
+    assert_eq!(same(&Wrapped::signature(1), &WithoutSignature), b"{}");
+    assert_eq!(
+        same(&Wrapped::other { signature: 1, keep: true }, &WithoutSignature),
+        br#"{"other":{"keep":true,"signature":1}}"#
+    );
+    let nested = Nested { signature: "x", inner: [("signature", "y"), ("z", "w")].into_iter().collect() };
+    assert_eq!(same(&nested, &WithoutSignature), br#"{"inner":{"signature":"y","z":"w"}}"#);
+    assert_eq!(same(&nested, &crate::preimage::SignaturesRecursive), br#"{"inner":{"z":"w"}}"#);
+    assert_eq!(same(&nested, &crate::preimage::Fields(&["inner"])), br#"{"inner":{"signature":"y","z":"w"}}"#);
+}
