@@ -70,7 +70,9 @@
 //!   result is [`Error::InvalidArgument`], never wrong bytes.
 //!
 //! Nesting is bounded by [`MAX_DEPTH`] containers (the reader's default), as
-//! [`Limit::Depth`]. Duplicate member names (a map that yields a name twice, a flattened
+//! [`Limit::Depth`]. Unlike the core's JSON writer, these writers recurse as serde does (a
+//! `Serialize` impl calls the serializer of each field): stack use grows with the nesting
+//! of the value, and the streaming form adds one small frame per level. Duplicate member names (a map that yields a name twice, a flattened
 //! struct colliding with a field) are [`Syntax::DuplicateKey`]; the buffer form finds them
 //! when the output fits. Serialization errors have no byte offset (there is no input).
 //!
