@@ -216,3 +216,19 @@ test("RandomnessError when WebCrypto is missing (a child process without globalT
   }
   assert.equal(out[3], c.KeyPair.fromSeed(new Uint8Array(32)).publicKeyB64url());
 });
+
+test("free() releases an object's WebAssembly memory; using it afterwards throws", () => {
+  const objects = [
+    c.KeyPair.fromSeed(RFC8032_SEED),
+    new c.TranscriptVerifier("{}"),
+    new c.Session("ses_free", new Date(0)),
+    c.AipKeyPair.fromSeeds(RFC8032_SEED, RFC8032_SEED),
+    new c.AipReplayWindow("small"),
+  ];
+  const use = [(o) => o.seed(), (o) => o.count(), (o) => o.state(), (o) => o.didKey(), (o) => o.len()];
+  objects.forEach((o, i) => {
+    use[i](o);
+    o.free();
+    assert.throws(() => use[i](o), Error);
+  });
+});
