@@ -24,6 +24,16 @@
 //! A dict that changes size while it is walked (a callback such as an int subclass's
 //! `__str__` mutating it) raises `RuntimeError`, as CPython's own dict iteration does; the
 //! walk never lets Python code run while it iterates a dict, so nothing here can panic.
+//!
+//! **Two walks, one output.** Most values are made only of the exact built-in types
+//! (`dict`, `list`, `tuple`, `str`, `int` within 64 bits, `float`, `bool`, `None`). Those
+//! go through a fast walk ([`fast`]) that reads them through CPython's C API with borrowed
+//! references (no reference counting, no pyo3 conversions, one reused member stack) and
+//! writes through the same core [`Writer`]. It runs no Python code at all, so nothing can
+//! change or free an object while it is read. Anything else (a subclass, an int beyond 64
+//! bits, any value the writer refuses, a lone surrogate) makes it give up before any
+//! Python code could run; its output is dropped and the full walk below runs from the
+//! start, so every error and every subclass case is the full walk's.
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -231,6 +241,10 @@ pub fn check_special_floats<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: 
 /// the walk; `MemoryError` when the output cannot grow.
 pub fn write<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, out: &mut Vec<u8>) -> PyResult<()> {
     let start = out.len();
+    if fast::write(obj, rule, out) {
+        return Ok(());
+    }
+    out.truncate(start);
     let mut walker = Walker { w: Writer::new(VecRefSink(out), rule) };
     let r = walker.value(obj).and_then(|()| walker.w.finish().map(drop).map_err(writer_error));
     if let Err(e) = r {
@@ -242,14 +256,37 @@ pub fn write<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, out: &mut V
     Ok(())
 }
 
-/// The canonical JSON of `obj` under `rule` as a new buffer.
+/// The canonical JSON of `obj` under `rule` as a new buffer of exactly its length.
 ///
 /// # Errors
 /// As [`write()`].
 pub fn to_vec<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P) -> PyResult<Vec<u8>> {
-    let mut out = Vec::with_capacity(256);
-    write(obj, rule, &mut out)?;
-    Ok(out)
+    with_canonical(obj, rule, |text| Ok(text.to_vec()))
+}
+
+/// Runs `f` on the canonical JSON of `obj` under `rule`, written into this thread's reused
+/// buffer (no allocation once the buffer has grown to the size of the values seen).
+/// Re-entrant: a call made while the buffer is in use (from Python code that a value
+/// runs) gets a buffer of its own.
+///
+/// # Errors
+/// As [`write()`], and whatever `f` returns.
+pub fn with_canonical<P: Preimage + ?Sized, T>(
+    obj: &Bound<'_, PyAny>,
+    rule: &P,
+    f: impl FnOnce(&[u8]) -> PyResult<T>,
+) -> PyResult<T> {
+    thread_local! {
+        static OUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut out = OUT.try_with(std::cell::Cell::take).unwrap_or_default();
+    out.clear();
+    let r = write(obj, rule, &mut out).and_then(|()| f(&out));
+    // Kept for the next call, unless one value made it huge.
+    if out.capacity() <= 1 << 20 {
+        let _ = OUT.try_with(|c| c.set(out));
+    }
+    r
 }
 
 /// The walk: one event per Python value, into the core's writer.
@@ -405,4 +442,255 @@ fn exact(p: *mut ffi::PyObject, check: unsafe fn(*mut ffi::PyObject) -> std::os:
     // SAFETY: every caller passes a live object borrowed from a `Bound` while holding the
     // GIL, and `check` is a `Py*_Check*` macro, which only reads the object's type pointer.
     unsafe { check(p) != 0 }
+}
+
+/// The fast walk over exact built-in types; see the [module docs](self).
+///
+/// **Why borrowed references are sound here.** The caller holds a strong reference to the
+/// root and the GIL. Every object reached is owned by a container reachable from the root,
+/// so it stays alive as long as nothing changes those containers. Nothing can: the walk
+/// calls only C API functions that run no Python code on these exact types
+/// (`PyDict_Next`, `PyList_Size`/`PyList_GetItem`, `PyTuple_Size`/`PyTuple_GetItem`,
+/// `PyLong_AsLongLongAndOverflow`, `PyFloat_AsDouble`, `PyUnicode_AsUTF8AndSize`), and the
+/// cyclic garbage collector, the one thing an allocation can start that runs Python code
+/// (finalizers, weakref callbacks), is disabled for the walk. No other thread runs Python
+/// code while this one holds the GIL and runs none. The UTF-8 text of a `str` is cached
+/// inside the object, so it lives as long as the object.
+///
+/// At the first value it does not handle, or the first failed call, the walk stops
+/// (`false`), touching no borrowed reference after that.
+pub mod fast {
+    use std::os::raw::{c_char, c_int};
+
+    use concordia_core::jcs::events::{self, Object, Writer};
+    use concordia_core::preimage::Preimage;
+    use concordia_host::VecRefSink;
+    use pyo3::ffi;
+    use pyo3::prelude::*;
+
+    use super::exact;
+
+    // In the stable ABI from CPython 3.10; pyo3 hides them for an abi3-py39 build, so they
+    // are declared here and only called on 3.10 or later (`super::has_utf8_and_size`).
+    extern "C" {
+        fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const c_char;
+        fn PyGC_Disable() -> c_int;
+        fn PyGC_Enable() -> c_int;
+    }
+
+    /// One member of a dict being written: its name (the key's cached UTF-8) and its value,
+    /// both borrowed (see the module docs for why they stay valid).
+    #[derive(Clone, Copy)]
+    struct Member {
+        name: *const u8,
+        len: usize,
+        value: *mut ffi::PyObject,
+    }
+
+    impl Member {
+        /// # Safety
+        /// `name`/`len` came from `PyUnicode_AsUTF8AndSize` on a key that is still alive.
+        unsafe fn name<'a>(&self) -> &'a str {
+            // SAFETY: per this function's contract the bytes are the UTF-8 cache of a live
+            // `str`; CPython writes that cache with its strict UTF-8 encoder (a string it
+            // cannot encode, one with a lone surrogate, fails instead), so they are valid
+            // UTF-8 and stay in place while the string lives.
+            unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(self.name, self.len)) }
+        }
+    }
+
+    /// The walk gave up (an unhandled value, or any error): the caller runs the full walk.
+    struct Stop;
+
+    type Step = Result<(), Stop>;
+
+    impl From<concordia_core::Error> for Stop {
+        fn from(_: concordia_core::Error) -> Self {
+            Stop
+        }
+    }
+
+    struct Walk<'r, 'o, 'm, P: ?Sized> {
+        w: Writer<'r, VecRefSink<'o>, P>,
+        /// Members of the dicts being written, innermost last (one stack for the whole walk).
+        members: &'m mut Vec<Member>,
+    }
+
+    /// Writes `obj` under `rule` onto the end of `out` if it is made only of exact
+    /// built-in types the fast walk handles; `false` when it is not, or when anything
+    /// fails (the caller discards what was written and runs the full walk).
+    pub(super) fn write<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, out: &mut Vec<u8>) -> bool {
+        thread_local! {
+            static MEMBERS: std::cell::Cell<Vec<Member>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        if !super::has_utf8_and_size(obj.py()) {
+            return false;
+        }
+        let Ok(mut members) = MEMBERS.try_with(std::cell::Cell::take) else { return false };
+        members.clear();
+        // SAFETY: the GIL is held (`obj` is a `Bound`). Disabling the collector only sets
+        // a flag; it is enabled again below, before any Python code can run.
+        let was_enabled = unsafe { PyGC_Disable() } != 0;
+        let mut walk = Walk { w: Writer::new(VecRefSink(out), rule), members: &mut members };
+        // SAFETY: `obj` is alive (a `Bound` held by the caller), the GIL is held, and the
+        // collector is disabled: the conditions of the module docs.
+        let ok = unsafe { walk.value(obj.as_ptr()) }.is_ok() && walk.w.finish().is_ok();
+        if was_enabled {
+            // SAFETY: the GIL is held; this restores the collector's previous state.
+            unsafe { PyGC_Enable() };
+        }
+        members.clear();
+        if members.capacity() <= 4096 {
+            let _ = MEMBERS.try_with(|c| c.set(members));
+        }
+        ok
+    }
+
+    impl<P: Preimage + ?Sized> Walk<'_, '_, '_, P> {
+        /// # Safety
+        /// `obj` is alive and stays so for the walk (module docs); the GIL is held and the
+        /// collector disabled.
+        unsafe fn value(&mut self, obj: *mut ffi::PyObject) -> Step {
+            if exact(obj, ffi::PyUnicode_CheckExact) {
+                // SAFETY: `obj` is a live exact `str` (this function's contract).
+                let s = unsafe { utf8(obj) }?;
+                return Ok(self.w.string(s)?);
+            }
+            if exact(obj, ffi::PyDict_CheckExact) {
+                // SAFETY: `obj` is a live exact `dict` (this function's contract).
+                return unsafe { self.dict(obj) };
+            }
+            if exact(obj, ffi::PyLong_CheckExact) {
+                let mut overflow: c_int = 0;
+                // SAFETY: `obj` is a live exact `int`: the call reads its digits and runs
+                // no Python code (no `__index__` on an exact int).
+                let v = unsafe { ffi::PyLong_AsLongLongAndOverflow(obj, &mut overflow) };
+                if overflow != 0 || v == -1 && error_occurred() {
+                    return Err(Stop);
+                }
+                return Ok(self.w.int(v)?);
+            }
+            if exact(obj, ffi::PyList_CheckExact) {
+                self.w.begin_array()?;
+                // SAFETY: `obj` is a live exact `list`.
+                let n = unsafe { ffi::PyList_Size(obj) };
+                for i in 0..n {
+                    // SAFETY: `obj` is a live exact `list` and `i` is below its length,
+                    // which cannot change (no Python code runs); the item is borrowed from
+                    // the list, which keeps it alive.
+                    let item = unsafe { ffi::PyList_GetItem(obj, i) };
+                    if item.is_null() {
+                        clear_error();
+                        return Err(Stop);
+                    }
+                    // SAFETY: `item` is alive, owned by the list (this function's contract
+                    // extends to it).
+                    unsafe { self.value(item) }?;
+                }
+                return Ok(self.w.end_array()?);
+            }
+            // SAFETY: reads the address of the `None` singleton.
+            if obj == unsafe { ffi::Py_None() } {
+                return Ok(self.w.null()?);
+            }
+            if exact(obj, ffi::PyBool_Check) {
+                // SAFETY: reads the address of the `True` singleton.
+                return Ok(self.w.bool(obj == unsafe { ffi::Py_True() })?);
+            }
+            if exact(obj, ffi::PyFloat_CheckExact) {
+                // SAFETY: `obj` is a live exact `float`: the call reads its value.
+                let v = unsafe { ffi::PyFloat_AsDouble(obj) };
+                return Ok(self.w.double(v)?);
+            }
+            if exact(obj, ffi::PyTuple_CheckExact) {
+                self.w.begin_array()?;
+                // SAFETY: `obj` is a live exact `tuple`.
+                let n = unsafe { ffi::PyTuple_Size(obj) };
+                for i in 0..n {
+                    // SAFETY: `obj` is a live exact `tuple`, `i` below its length; the item
+                    // is borrowed from the tuple, which keeps it alive.
+                    let item = unsafe { ffi::PyTuple_GetItem(obj, i) };
+                    if item.is_null() {
+                        clear_error();
+                        return Err(Stop);
+                    }
+                    // SAFETY: `item` is alive, owned by the tuple.
+                    unsafe { self.value(item) }?;
+                }
+                return Ok(self.w.end_array()?);
+            }
+            Err(Stop)
+        }
+
+        /// # Safety
+        /// As [`Walk::value`], and `d` is an exact `dict`.
+        unsafe fn dict(&mut self, d: *mut ffi::PyObject) -> Step {
+            let mut object: Object<'_> = self.w.begin_object()?;
+            let start = self.members.len();
+            let mut pos: ffi::Py_ssize_t = 0;
+            let mut k: *mut ffi::PyObject = std::ptr::null_mut();
+            let mut v: *mut ffi::PyObject = std::ptr::null_mut();
+            // SAFETY: `d` is a live exact dict; `PyDict_Next` hands out borrowed
+            // references to its keys and values, which the dict keeps alive (it cannot
+            // change: no Python code runs).
+            while unsafe { ffi::PyDict_Next(d, &mut pos, &mut k, &mut v) } != 0 {
+                if !exact(k, ffi::PyUnicode_CheckExact) {
+                    return Err(Stop);
+                }
+                let mut len: ffi::Py_ssize_t = 0;
+                // SAFETY: `k` is a live exact `str` owned by the dict.
+                let name = unsafe { PyUnicode_AsUTF8AndSize(k, &mut len) };
+                if name.is_null() {
+                    clear_error();
+                    return Err(Stop);
+                }
+                let len = usize::try_from(len).map_err(|_| Stop)?;
+                self.members.push(Member { name: name.cast(), len, value: v });
+            }
+            let members = self.members.get_mut(start..).ok_or(Stop)?;
+            // SAFETY: every member's name is the UTF-8 cache of a key of `d`, alive.
+            events::sort_members(members, |m| unsafe { m.name() });
+            for i in start..self.members.len() {
+                let m = *self.members.get(i).ok_or(Stop)?;
+                // SAFETY: as above: the key of `m` is alive for the whole walk.
+                let name = unsafe { m.name() };
+                if self.w.name(&mut object, name)? {
+                    // SAFETY: the value is owned by `d`, alive (this function's contract).
+                    unsafe { self.value(m.value) }?;
+                }
+            }
+            self.members.truncate(start);
+            Ok(self.w.end_object(object)?)
+        }
+    }
+
+    /// The UTF-8 text of a live exact `str`, or [`Stop`] for a lone surrogate.
+    ///
+    /// # Safety
+    /// `s` is a live `str` that stays alive for `'a`, the GIL is held and no Python code
+    /// runs during `'a`.
+    unsafe fn utf8<'a>(s: *mut ffi::PyObject) -> Result<&'a str, Stop> {
+        let mut len: ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live `str` (this function's contract).
+        let p = unsafe { PyUnicode_AsUTF8AndSize(s, &mut len) };
+        if p.is_null() {
+            clear_error();
+            return Err(Stop);
+        }
+        let len = usize::try_from(len).map_err(|_| Stop)?;
+        // SAFETY: on success CPython returns `len` bytes of its strict UTF-8 encoding of
+        // `s`, cached inside `s`, which is alive for `'a`.
+        Ok(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(p.cast::<u8>(), len)) })
+    }
+
+    fn error_occurred() -> bool {
+        // SAFETY: the GIL is held by every caller (inside the walk).
+        !unsafe { ffi::PyErr_Occurred() }.is_null()
+    }
+
+    fn clear_error() {
+        // SAFETY: the GIL is held by every caller (inside the walk); clearing an error
+        // drops an exception object, whose C deallocator runs no Python code.
+        unsafe { ffi::PyErr_Clear() }
+    }
 }

@@ -80,8 +80,7 @@ fn require_items(data: &Bound<'_, PyAny>) -> PyResult<()> {
 /// `canonical_json(data) -> bytes`: RFC 8785 canonical JSON of a Python value.
 #[pyfunction]
 fn canonical_json<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    let out = canon::to_vec(data, &Whole)?;
-    Ok(PyBytes::new(py, &out))
+    canon::with_canonical(data, &Whole, |out| Ok(PyBytes::new(py, out)))
 }
 
 /// `canonicalize_jcs(data) -> bytes`: the same serializer under its RFC name.
@@ -93,8 +92,7 @@ fn canonicalize_jcs<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<
 /// `compute_hash(message) -> "sha256:<hex>"` over the canonical form.
 #[pyfunction]
 fn compute_hash(message: &Bound<'_, PyAny>) -> PyResult<String> {
-    let out = canon::to_vec(message, &Whole)?;
-    Ok(digest::sha256(&out).to_prefixed().as_str().to_owned())
+    canon::with_canonical(message, &Whole, |out| Ok(digest::sha256(out).to_prefixed().as_str().to_owned()))
 }
 
 /// `sign_message(data, key_pair, alg="EdDSA") -> str`: padded base64url Ed25519 signature
@@ -110,9 +108,8 @@ fn sign_message(data: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>, alg: &str)
             Some("input"),
         ));
     }
-    let preimage = canon::to_vec(data, &WithoutSignature)?;
     let kp = key_pair_of(key_pair)?;
-    Ok(kp.sign(&preimage).to_b64url().as_str().to_owned())
+    canon::with_canonical(data, &WithoutSignature, |preimage| Ok(kp.sign(preimage).to_b64url().as_str().to_owned()))
 }
 
 /// An SDK `AgentIdentity.to_dict()`: a mapping of `agent_id` and optionally
@@ -236,8 +233,8 @@ fn verify_signature(
         return Ok(false);
     };
     let Ok(sig) = sig else { return Ok(false) };
-    let Ok(preimage) = canon::to_vec(data, &WithoutSignature) else { return Ok(false) };
-    Ok(sign::verify(&pk, &preimage, &sig).is_ok())
+    Ok(canon::with_canonical(data, &WithoutSignature, |preimage| Ok(sign::verify(&pk, preimage, &sig).is_ok()))
+        .unwrap_or(false))
 }
 
 /// `validate_chain(messages) -> bool`: each `prev_hash` is the hash of the message before

@@ -81,3 +81,63 @@ def test_build_envelope_matches_the_sdk_shape() -> None:
                        "in_reply_to", "reasoning", "ttl", "signature"]
     assert m["type"] == "negotiate.offer" and m["from"] == {"agent_id": "a", "principal_id": "p"} and m["to"] == [{"agent_id": "b"}]
     assert concordia.signing.verify_signature(m, m["signature"], concordia.signing.public_key_from_b64url(kp.public_key_b64()))
+
+
+def test_a_name_imported_before_accelerate_is_patched_and_restored() -> None:
+    import sys
+    import types
+
+    # An application module that imported the SDK's functions by name before accelerate().
+    app = types.ModuleType("my_app_early_import")
+    exec(
+        "from concordia.signing import sign_message, verify_signature\n"
+        "from concordia.message import compute_hash as h\n"
+        "def hashed(m):\n    return h(m)\n",
+        app.__dict__,
+    )
+    sys.modules[app.__name__] = app
+    orig_sign, orig_verify, orig_h = app.sign_message, app.verify_signature, app.h
+    try:
+        patched = rs.accelerate()
+        try:
+            for name in ("sign_message", "verify_signature", "h"):
+                assert f"my_app_early_import.{name}" in patched, name
+            assert app.sign_message is concordia.signing.sign_message and app.sign_message is not orig_sign
+            assert app.h.__concordia_rs__ is rs.compute_hash
+            # Still the SDK's answers, through the Rust path.
+            kp = concordia.signing.KeyPair.generate()
+            m = {"b": [1, 2.5], "a": "x"}
+            sig = app.sign_message(m, kp)
+            assert sig == orig_sign(m, kp) and app.verify_signature(m, sig, kp.public_key)
+            assert app.hashed(m) == orig_h(m)
+        finally:
+            restored = rs.deaccelerate()
+        assert "my_app_early_import.sign_message" in restored
+        assert app.sign_message is orig_sign and app.verify_signature is orig_verify and app.h is orig_h
+        assert concordia.signing.sign_message is orig_sign
+    finally:
+        del sys.modules[app.__name__]
+
+
+def test_deaccelerate_leaves_an_attribute_reassigned_since() -> None:
+    orig = concordia.signing.canonical_json
+    rs.accelerate()
+    mine = lambda data: b"{}"  # noqa: E731
+    concordia.signing.canonical_json = mine
+    try:
+        rs.deaccelerate()
+        assert concordia.signing.canonical_json is mine
+    finally:
+        concordia.signing.canonical_json = orig
+
+
+def test_accelerate_without_the_sdk_warns_and_patches_nothing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+    import warnings
+
+    monkeypatch.setitem(sys.modules, "concordia.signing", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert rs.accelerate() == []
+    assert any(issubclass(w.category, RuntimeWarning) and "not importable" in str(w.message) for w in caught)
+    assert rs.deaccelerate() == []

@@ -353,15 +353,40 @@ pub fn write_plain_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
     sink.write(b"\"")?;
     let bytes = s.as_bytes();
     let mut run_start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // Eight bytes at a time while none of them needs an escape (most text).
+        if let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            if !needs_escape8(u64::from_le_bytes(word)) {
+                i += 8;
+                continue;
+            }
+        }
         if b < 0x20 || b == b'"' || b == b'\\' {
             sink.write(bytes.get(run_start..i).unwrap_or(&[]))?;
             write_char(char::from(b), sink)?;
             run_start = i + 1;
         }
+        i += 1;
     }
     sink.write(bytes.get(run_start..).unwrap_or(&[]))?;
     sink.write(b"\"")
+}
+
+/// Whether any of the eight bytes of `w` is below 0x20, `"` or `\\` (the bytes
+/// [`write_plain_str`] escapes). Exact: no byte that needs an escape is missed, and none
+/// that does not is reported (the classic "has a byte less than n" and "has a zero byte"
+/// word tests, each exact as a whole-word answer).
+#[inline(always)]
+fn needs_escape8(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w;
+    let quote = w ^ (ONES * u64::from(b'"'));
+    let backslash = w ^ (ONES * u64::from(b'\\'));
+    let zero_quote = quote.wrapping_sub(ONES) & !quote;
+    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (below_space | zero_quote | zero_backslash) & HIGH != 0
 }
 
 #[cfg(test)]

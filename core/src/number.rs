@@ -5,6 +5,8 @@
 /// A stack buffer that formats doubles as ECMAScript does.
 pub struct NumberBuf {
     int: [u8; 24],
+    /// Where [`NumberBuf::short_decimal`]'s text starts in `int`.
+    short: usize,
     ryu: ryu_js::Buffer,
 }
 
@@ -24,7 +26,7 @@ impl NumberBuf {
     /// A new buffer.
     #[must_use]
     pub fn new() -> Self {
-        NumberBuf { int: [0; 24], ryu: ryu_js::Buffer::new() }
+        NumberBuf { int: [0; 24], short: 24, ryu: ryu_js::Buffer::new() }
     }
 
     /// Formats `f`; see [`crate::jcs::write_number`].
@@ -37,7 +39,71 @@ impl NumberBuf {
             // -0.0 becomes 0 and is written `0`, as ECMAScript does.
             return self.integer(f as i64);
         }
+        if self.short_decimal(f) {
+            return core::str::from_utf8(self.int.get(self.short..).unwrap_or(b"0")).unwrap_or("0");
+        }
         self.ryu.format_finite(f)
+    }
+
+    /// Writes a non-integral `f` into `int[short..]` when it is `n / 10^k` for some
+    /// `k` in 1..=4 and `|n| < 2^52`, with the smallest such `k`: the form ECMAScript
+    /// prints (`1037.25`, `-0.005`), without the general shortest-digits search.
+    ///
+    /// Why it is ECMAScript's form: `fl(n / 10^k) == f` (one correctly rounded division of
+    /// two exactly representable numbers) says that the decimal `n / 10^k` reads back as
+    /// `f`. Any other decimal that reads back as `f` lies within one ulp of it, and
+    /// `ulp(f) <= |f| 2^-52 < 10^-k` because `|n| < 2^52`; so every other such decimal has
+    /// a digit below `10^-k` (more digits), or equals it. The smallest `k` leaves no
+    /// trailing zero. ECMAScript writes such a number (`10^-4 <= |f| < 1e21`) in plain
+    /// decimal notation, as here.
+    fn short_decimal(&mut self, f: f64) -> bool {
+        const POWERS: [(f64, u64); 4] = [(10.0, 10), (100.0, 100), (1000.0, 1000), (10000.0, 10000)];
+        for (k, &(p, pi)) in POWERS.iter().enumerate() {
+            let t = f * p;
+            if t.abs() >= 4_503_599_627_370_496.0 {
+                return false;
+            }
+            // The product is within an ulp of `n`: `n` is its truncation or one further out.
+            let trunc = t as i64;
+            let step = if t < 0.0 { -1 } else { 1 };
+            for n in [trunc, trunc + step] {
+                if n != 0 && n.unsigned_abs() < 1 << 52 && n as f64 / p == f {
+                    self.write_decimal(n, k + 1, pi);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `n / 10^digits` (`scale` = `10^digits`, `n` not a multiple of 10) into
+    /// `int[short..]`.
+    fn write_decimal(&mut self, n: i64, digits: usize, scale: u64) {
+        let u = n.unsigned_abs();
+        let (mut whole, mut frac) = (u / scale, u % scale);
+        let mut i = self.int.len();
+        let mut put = |i: &mut usize, b: u8| {
+            *i -= 1;
+            if let Some(slot) = self.int.get_mut(*i) {
+                *slot = b;
+            }
+        };
+        for _ in 0..digits {
+            put(&mut i, b'0' + (frac % 10) as u8);
+            frac /= 10;
+        }
+        put(&mut i, b'.');
+        loop {
+            put(&mut i, b'0' + (whole % 10) as u8);
+            whole /= 10;
+            if whole == 0 {
+                break;
+            }
+        }
+        if n < 0 {
+            put(&mut i, b'-');
+        }
+        self.short = i;
     }
 
     /// Formats `v` in decimal (its ECMAScript form when `|v|` <= 2^53 - 1; beyond, the

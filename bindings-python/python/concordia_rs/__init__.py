@@ -212,7 +212,7 @@ def build_envelope(
 # accelerate(): swap the reference SDK's hot functions for the Rust ones.
 # ---------------------------------------------------------------------------
 
-_patched: List[Tuple[Any, str, Any]] = []
+_patched: List[Tuple[Any, str, Any, Any]] = []
 
 
 def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
@@ -280,44 +280,65 @@ def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
 
 def accelerate() -> List[str]:
     """Replace the reference SDK's canonical JSON, ``sign_message``, ``verify_signature``,
-    ``compute_hash`` and ``validate_chain`` with the Rust ones, in ``concordia.signing``
-    and in every loaded ``concordia`` module that imported them by name.
+    ``compute_hash`` and ``validate_chain`` with the Rust ones, wherever a loaded module
+    holds them by name: the SDK's own modules, and any other module that did
+    ``from concordia.signing import sign_message`` before this call (every module in
+    ``sys.modules`` is scanned for the SDK's original function objects). Modules imported
+    later get the Rust functions from the patched SDK modules.
+
+    Not reachable (README): a reference held anywhere but a module attribute, such as a
+    closure, a default argument value, a class attribute, a list or dict of callbacks,
+    or a ``functools.partial``.
 
     Every answer stays the SDK's: where the Rust path refuses something (concordia_rs'
     policy is stricter: 128 nesting levels, integers within 2^53, one spelling of a
     signature, no small-order keys), the SDK's own function is called and decides.
 
-    Returns the patched attributes as ``"module.name"`` strings (empty when the SDK is not
-    importable). Idempotent; undo with ``deaccelerate()``. ES256 signing and verification
-    still go to the SDK.
+    Returns the patched attributes as ``"module.name"`` strings. When the SDK is not
+    importable, nothing is patched: it warns (``RuntimeWarning``) and returns ``[]``.
+    Idempotent; undo with ``deaccelerate()``. ES256 signing and verification still go to
+    the SDK.
     """
     import sys
+    import warnings
 
     if _patched:
-        return [f"{m.__name__}.{n}" for m, n, _ in _patched]
+        return [f"{m.__name__}.{n}" for m, n, _, _ in _patched]
     try:
         table = _sdk_replacements()
-    except ImportError:
+    except ImportError as e:
+        warnings.warn(
+            f"concordia_rs.accelerate(): the reference SDK (concordia-protocol) is not importable ({e}); "
+            "nothing was patched",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return []
     originals = {id(orig): (name, fast) for name, (orig, fast) in table.items()}
     for mod_name, mod in sorted(list(sys.modules.items()), key=lambda kv: kv[0]):
-        if mod is None or not (mod_name == "concordia" or mod_name.startswith("concordia.")):
+        if mod is None or mod_name == __name__ or mod_name.startswith(__name__ + "."):
             continue
-        for attr, value in list(vars(mod).items()):
+        try:
+            members = list(vars(mod).items())
+        except TypeError:  # not a module with a __dict__
+            continue
+        for attr, value in members:
             hit = originals.get(id(value))
-            if hit is not None:
-                _patched.append((mod, attr, value))
+            if hit is not None and value is table[hit[0]][0]:
+                _patched.append((mod, attr, value, hit[1]))
                 setattr(mod, attr, hit[1])
-    return [f"{m.__name__}.{n}" for m, n, _ in _patched]
+    return [f"{m.__name__}.{n}" for m, n, _, _ in _patched]
 
 
 def deaccelerate() -> List[str]:
-    """Undo ``accelerate()``; returns what was restored."""
+    """Undo ``accelerate()`` in every module it patched; returns what was restored. An
+    attribute that was set to something else since is left as it is."""
     restored = []
     while _patched:
-        mod, attr, original = _patched.pop()
-        setattr(mod, attr, original)
-        restored.append(f"{mod.__name__}.{attr}")
+        mod, attr, original, replacement = _patched.pop()
+        if getattr(mod, attr, None) is replacement:
+            setattr(mod, attr, original)
+            restored.append(f"{getattr(mod, '__name__', '?')}.{attr}")
     return restored
 
 

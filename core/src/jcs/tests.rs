@@ -1,5 +1,5 @@
 use std::format;
-use std::string::String;
+use std::string::{String, ToString};
 use std::vec;
 use std::vec::Vec;
 
@@ -493,4 +493,106 @@ fn decoded_str_reads_no_escapes() {
     assert_eq!(s.chars().collect::<String>(), "a\\n");
     assert_eq!(s.units().count(), 3);
     assert_eq!(s.decoded_len(), 3);
+}
+
+/// The escape loop one byte at a time: the reference for `write_plain_str`'s word skip.
+fn escaped_bytewise(s: &str) -> Vec<u8> {
+    let mut out = vec![b'"'];
+    for c in s.chars() {
+        match c {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\u{8}' => out.extend_from_slice(b"\\b"),
+            '\u{c}' => out.extend_from_slice(b"\\f"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            c if (c as u32) < 0x20 => out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes()),
+            c => out.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
+        }
+    }
+    out.push(b'"');
+    out
+}
+
+fn escaped(s: &str) -> Vec<u8> {
+    let mut out = vec![0u8; s.len() * 6 + 2];
+    let mut sink = crate::sink::SliceSink::new(&mut out);
+    write_plain_str(s, &mut sink).unwrap();
+    let n = sink.finish().unwrap();
+    out.truncate(n);
+    out
+}
+
+#[test]
+fn word_escape_test_is_exact() {
+    // Every byte value at every position of a word, among fillers of every value.
+    let naive = |w: [u8; 8]| w.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+    for fill in 0..=255u8 {
+        for pos in 0..8 {
+            for b in 0..=255u8 {
+                let mut w = [fill; 8];
+                w[pos] = b;
+                assert_eq!(needs_escape8(u64::from_le_bytes(w)), naive(w), "{w:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn strings_escape_as_bytewise_at_every_position() {
+    for filler in ["a", "~", "é", "\u{7f}", "€"] {
+        for len in 0..20 {
+            for pos in 0..len {
+                for c in (0u32..0x80).chain([0xe9, 0x2028, 0x1f600]) {
+                    let c = char::from_u32(c).unwrap();
+                    let s: String =
+                        (0..len).map(|i| if i == pos { c.to_string() } else { filler.to_string() }).collect();
+                    assert_eq!(escaped(&s), escaped_bytewise(&s), "{s:?}");
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn strings_escape_as_bytewise(s in "\\PC*|[\\x00-\\x7f]*") {
+        prop_assert_eq!(escaped(&s), escaped_bytewise(&s));
+    }
+
+    #[test]
+    fn short_decimals_are_ryus_form(n in -4_503_599_627_370_495i64..4_503_599_627_370_495, k in 0u32..6) {
+        let f = n as f64 / 10f64.powi(k as i32);
+        let mut nb = crate::number::NumberBuf::new();
+        let mut ryu = ryu_js::Buffer::new();
+        prop_assert_eq!(nb.format(f), ryu.format_finite(f));
+    }
+
+    #[test]
+    fn every_double_is_ryus_form(bits in any::<u64>()) {
+        let f = f64::from_bits(bits);
+        prop_assume!(f.is_finite());
+        let mut nb = crate::number::NumberBuf::new();
+        let mut ryu = ryu_js::Buffer::new();
+        prop_assert_eq!(nb.format(f), ryu.format_finite(f));
+    }
+}
+
+#[test]
+fn short_decimals_at_the_edges() {
+    let mut cases = vec![0.1, 0.2, 0.3, 0.1 + 0.2, 1e-4, 1.5e-4, 0.0001, 0.00015, 1e-5, 2.5, -2.5, 1037.25, -0.005];
+    cases.extend([4503599627370495.5, 450359962737049.55, 45035996273704.955, 4503599627370.4955, 1e15 + 0.5]);
+    cases.extend([9007199254740991.0 / 4.0, 123456789.0123, 0.30000000000000004, 5e-324, f64::MAX, f64::MIN_POSITIVE]);
+    for k in 0..200 {
+        cases.push(k as f64 * 0.01);
+        cases.push(k as f64 * 0.1 + 0.1);
+        cases.push(-(k as f64) / 7.0);
+        cases.push(1.0 / (k as f64 + 1.0));
+    }
+    for f in cases {
+        let mut nb = crate::number::NumberBuf::new();
+        let mut ryu = ryu_js::Buffer::new();
+        assert_eq!(nb.format(f), ryu.format_finite(f), "{f:?}");
+    }
 }

@@ -140,15 +140,32 @@ impl Eq for Str<'_> {}
 #[inline]
 pub fn cmp_utf8_as_utf16(a: &[u8], b: &[u8]) -> Ordering {
     let n = a.len().min(b.len());
-    let (pa, pb) = (a.get(..n).unwrap_or(&[]), b.get(..n).unwrap_or(&[]));
-    match pa.iter().zip(pb).position(|(x, y)| x != y) {
-        None => a.len().cmp(&b.len()),
-        Some(i) => {
-            let x = a.get(i).copied().unwrap_or(0);
-            let y = b.get(i).copied().unwrap_or(0);
-            utf16_weight(x).cmp(&utf16_weight(y))
+    // The first difference: eight bytes at a time, then byte by byte.
+    let mut i = 0;
+    while i + 8 <= n {
+        let (Some(x), Some(y)) = (word(a, i), word(b, i)) else { break };
+        if x != y {
+            // Little-endian words: the lowest differing byte is the first in the text.
+            i += (x ^ y).trailing_zeros() as usize / 8;
+            break;
         }
+        i += 8;
     }
+    while i < n && a.get(i) == b.get(i) {
+        i += 1;
+    }
+    if i >= n {
+        return a.len().cmp(&b.len());
+    }
+    let x = a.get(i).copied().unwrap_or(0);
+    let y = b.get(i).copied().unwrap_or(0);
+    utf16_weight(x).cmp(&utf16_weight(y))
+}
+
+/// Bytes `i..i + 8` of `s` as a little-endian word.
+#[inline(always)]
+fn word(s: &[u8], i: usize) -> Option<u64> {
+    s.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_le_bytes)
 }
 
 #[inline]

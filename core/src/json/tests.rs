@@ -402,3 +402,15 @@ fn prefix_reader_reports_its_end_and_limits() {
         Error::Limit { kind: Limit::Depth, offset: 1 }
     );
 }
+proptest::proptest! {
+    /// The word-at-a-time search for the first difference orders as UTF-16 does, with
+    /// long shared prefixes (so the difference falls at every offset of a word).
+    #[test]
+    fn utf8_order_is_utf16_order(prefix in arb_name(), pad in 0usize..20, a in arb_name(), b in arb_name()) {
+        let shared: std::string::String = "x".repeat(pad) + &prefix;
+        let (a, b) = (shared.clone() + &a, shared + &b);
+        let ua: Vec<u16> = a.encode_utf16().collect();
+        let ub: Vec<u16> = b.encode_utf16().collect();
+        proptest::prop_assert_eq!(cmp_utf8_as_utf16(a.as_bytes(), b.as_bytes()), ua.cmp(&ub));
+    }
+}
