@@ -11,11 +11,12 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 use std::cell::RefCell;
+use std::sync::{Mutex, PoisonError, TryLockError};
 
 use concordia_core::attestation::{self, Params, SetBinding, Validity};
-use concordia_core::digest;
+use concordia_core::digest::{self, Digest};
 use concordia_core::json::{Options, Str, Value};
-use concordia_core::message::{self, KeyResolver, GENESIS_HASH};
+use concordia_core::message::{self, Checked, KeyResolver, GENESIS_HASH};
 use concordia_core::preimage::{Countersign, Whole, WithoutSignature};
 use concordia_core::profiles::{self, Profile, VerifyOptions};
 use concordia_core::session::{self as core_session, Role, State, Timing};
@@ -28,13 +29,14 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 pub mod aip;
 pub mod aip_replay;
+pub mod bench;
 pub mod canon;
 pub mod consensus;
 pub mod errors;
 pub mod input;
 pub mod keys;
 
-use concordia_host::{write_vec, KeyMap, Nodes, VecRefSink};
+use concordia_host::{par, write_vec, KeyMap, Nodes, VecRefSink};
 use errors::{core, new_err, CoreError, Exc};
 use keys::{key_pair_of, public_key_of, KeyPair, PublicKey};
 
@@ -452,7 +454,7 @@ pub(crate) fn now_ts(py: Python<'_>) -> PyResult<Timestamp> {
 
 /// The host layer's [`KeyMap`] of a Python mapping of agent ids to keys (any key form),
 /// read once.
-fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<KeyMap> {
+pub(crate) fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<KeyMap> {
     let mut map = KeyMap::default();
     if let Some(m) = public_keys.filter(|m| !m.is_none()) {
         for item in m.call_method0("items")?.try_iter()? {
@@ -467,10 +469,57 @@ fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<KeyMap> {
 
 /// Streaming transcript verification (prev_hash links, one session, every signature) in
 /// constant memory.
-#[pyclass(module = "concordia_rs")]
+///
+/// Thread-safe: one verifier may be shared by threads. A message is parsed and checked on
+/// its own (signature, hash) without a lock; only the step that links it to the chain
+/// runs under the verifier's internal lock, which is never held while Python code runs
+/// (a thread that has to wait for it waits with the GIL released). Concurrent pushes never
+/// fail for being concurrent; the chain's order is the order in which they are accepted.
+#[pyclass(module = "concordia_rs", frozen)]
 struct TranscriptVerifier {
-    inner: message::TranscriptVerifier,
+    state: Mutex<message::TranscriptVerifier>,
     keys: KeyMap,
+}
+
+/// One message checked on its own ([`Checked::new`]), or the error that kept it from
+/// being read.
+type CheckedText = Result<Checked, Error>;
+
+fn check_text(nodes: &mut Nodes, text: &[u8], keys: &KeyMap) -> CheckedText {
+    nodes.parse(text).map(|doc| Checked::new(doc.root(), keys))
+}
+
+impl TranscriptVerifier {
+    /// Accepts `checked` in order under the lock; the count accepted and the head after
+    /// them, or the first failure with its index.
+    fn accept_all(&self, py: Python<'_>, checked: &[CheckedText]) -> Result<(usize, Digest), (usize, Error)> {
+        let run = |state: &mut message::TranscriptVerifier| {
+            for (i, c) in checked.iter().enumerate() {
+                c.and_then(|c| state.accept(&c)).map_err(|e| (i, e))?;
+            }
+            Ok((checked.len(), state.head()))
+        };
+        match self.state.try_lock() {
+            Ok(mut state) => run(&mut state),
+            // The state is changed only after every check passed: a panic cannot leave it
+            // half-changed, so a poisoned lock's state is sound.
+            Err(TryLockError::Poisoned(p)) => run(&mut p.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                py.detach(|| run(&mut self.state.lock().unwrap_or_else(PoisonError::into_inner)))
+            }
+        }
+    }
+
+    fn snapshot(&self) -> message::TranscriptVerifier {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The exception of a transcript failure, with `index` set.
+fn indexed_error(py: Python<'_>, index: usize, e: Error) -> PyErr {
+    let err = core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::Concordia, "transcript", None));
+    let _ = err.value(py).setattr("index", index);
+    err
 }
 
 #[pymethods]
@@ -479,53 +528,90 @@ impl TranscriptVerifier {
     #[new]
     #[pyo3(signature = (public_keys))]
     fn new(public_keys: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(TranscriptVerifier { inner: message::TranscriptVerifier::new(), keys: owned_keys(Some(public_keys))? })
+        Ok(TranscriptVerifier {
+            state: Mutex::new(message::TranscriptVerifier::new()),
+            keys: owned_keys(Some(public_keys))?,
+        })
     }
 
     /// Checks the next message (a dict, or JSON text) and returns its hash. A message that
     /// fails leaves the verifier unchanged.
-    fn push(&mut self, py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn push(&self, py: Python<'_>, message: &Bound<'_, PyAny>) -> PyResult<String> {
         let text = json_text(message)?;
-        let opts = Options::default();
-        let _ = py;
-        let keys = &self.keys;
-        let inner = &mut self.inner;
-        let d = with_doc(&text, &opts, |v| core(inner.push(v, keys)))?;
-        Ok(d.to_prefixed().as_str().to_owned())
+        let checked = with_doc(&text, &Options::default(), |v| Ok(Checked::new(v, &self.keys)))?;
+        match self.accept_all(py, &[Ok(checked)]) {
+            Ok((_, head)) => Ok(head.to_prefixed().as_str().to_owned()),
+            Err((_, e)) => Err(CoreError(e).into()),
+        }
     }
 
-    /// Checks serialized messages (each `bytes` of JSON text) in order with the GIL
-    /// released; returns how many were accepted in this call. Stops at the first failure
-    /// and raises it (the messages before it stay accepted).
-    fn push_many(&mut self, py: Python<'_>, messages: Vec<Vec<u8>>) -> PyResult<usize> {
-        let keys = &self.keys;
-        let inner = &mut self.inner;
-        let r: Result<usize, (usize, Error)> = py.detach(|| {
-            let mut nodes = Nodes::new();
-            for (i, m) in messages.iter().enumerate() {
-                let doc = nodes.parse(m).map_err(|e| (i, e))?;
-                inner.push(doc.root(), keys).map_err(|e| (i, e))?;
+    /// Checks messages (dicts, or JSON text as `bytes`/`str`) in order and returns how many
+    /// were accepted in this call. The signatures and hashes are checked with the GIL
+    /// released on every core (order preserved), then the messages are linked in order.
+    /// Stops at the first failure and raises it with `index` set (the messages before it
+    /// stay accepted).
+    fn push_many(&self, py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mut texts = Vec::new();
+        let mut failed = None;
+        for (i, m) in messages.try_iter()?.enumerate() {
+            match m.and_then(|m| json_text(&m)) {
+                Ok(t) => texts.push(t),
+                Err(e) => {
+                    let _ = e.value(py).setattr("index", i);
+                    failed = Some(e);
+                    break;
+                }
             }
-            Ok(messages.len())
-        });
-        r.map_err(|(i, e)| {
-            let err = core::<()>(Err(e)).err().unwrap_or_else(|| new_err(Exc::Concordia, "transcript", None));
-            let _ = err.value(py).setattr("index", i);
-            err
-        })
+        }
+        let keys = &self.keys;
+        let checked = py.detach(|| par::map(&texts, |nodes: &mut Nodes, t| check_text(nodes, t, keys)));
+        let (n, _) = self.accept_all(py, &checked).map_err(|(i, e)| indexed_error(py, i, e))?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(n),
+        }
     }
 
     /// Messages accepted so far.
     #[getter]
     fn count(&self) -> u64 {
-        self.inner.count()
+        self.snapshot().count()
     }
 
     /// Hash of the last accepted message (the genesis hash before the first).
     #[getter]
     fn head(&self) -> String {
-        self.inner.head().to_prefixed().as_str().to_owned()
+        self.snapshot().head().to_prefixed().as_str().to_owned()
     }
+}
+
+/// `verify_many(messages, public_keys) -> list[bool]`: whether each message's signature
+/// verifies under its sender's key (`from.agent_id` looked up in `public_keys`, a mapping
+/// of agent ids to keys in any form the SDK takes), in order: a loop of
+/// `verify_signature(m, m["signature"], public_keys[m["from"]["agent_id"]])`, `False`
+/// wherever that would fail or raise. Messages are dicts or JSON text (`bytes`/`str`);
+/// keys that are not Ed25519 keys verify nothing. The signatures are checked with the GIL
+/// released on every core.
+#[pyfunction]
+fn verify_many(py: Python<'_>, messages: &Bound<'_, PyAny>, public_keys: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+    let mut keys = KeyMap::default();
+    for item in public_keys.call_method0("items")?.try_iter()? {
+        let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        let Ok(id) = k.extract::<String>() else { continue };
+        if let Ok(Some(key)) = public_key_of(&v) {
+            keys.insert(&id, key);
+        }
+    }
+    let mut texts = Vec::new();
+    for m in messages.try_iter()? {
+        texts.push(json_text(&m?).ok());
+    }
+    Ok(py.detach(|| {
+        par::map(&texts, |nodes: &mut Nodes, t: &Option<Vec<u8>>| {
+            t.as_deref()
+                .is_some_and(|t| nodes.parse(t).is_ok_and(|doc| message::verify_from_sender(doc.root(), &keys).is_ok()))
+        })
+    }))
 }
 
 /// `verify_transcript(transcript_json, public_keys) -> (count, head)`: a whole transcript
@@ -973,6 +1059,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_profile, m)?)?;
     m.add_function(wrap_pyfunction!(profile_names, m)?)?;
     m.add_function(wrap_pyfunction!(verify_transcript, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bench::_core_time, m)?)?;
     m.add_function(wrap_pyfunction!(verify_transcript_file, m)?)?;
     m.add_function(wrap_pyfunction!(generate_attestation, m)?)?;
     Ok(())

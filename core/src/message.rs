@@ -380,6 +380,18 @@ pub fn sender(message: Value<'_>) -> Result<Str<'_>> {
         .ok_or(Error::Schema(crate::error::detail::SENDER_MISSING))
 }
 
+/// Verifies a message's top-level `signature` under its sender's key: `from.agent_id`
+/// resolved by `keys` ([`verify_signed_object`]).
+///
+/// # Errors
+/// [`Error::Schema`] when `/from/agent_id` is missing or not a string,
+/// [`Error::UnknownKey`] when it does not resolve, and the errors of
+/// [`verify_signed_object`].
+pub fn verify_from_sender<R: KeyResolver + ?Sized>(message: Value<'_>, keys: &R) -> Result<()> {
+    let key = keys.resolve(sender(message)?).ok_or(Error::UnknownKey)?;
+    verify_signed_object(message, &key)
+}
+
 /// Verifies a transcript one message at a time in O(1) memory.
 ///
 /// Each [`push`](Self::push) checks, in order: the message is an object; its `prev_hash`
@@ -427,23 +439,76 @@ impl TranscriptVerifier {
     /// [`Error::UnknownKey`] when the sender's key does not resolve, and
     /// [`Error::Signature`] or [`Error::Encoding`] for a bad signature.
     pub fn push<R: KeyResolver + ?Sized>(&mut self, message: Value<'_>, keys: &R) -> Result<Digest> {
-        if message.kind() != Kind::Object {
-            return Err(Error::Schema(crate::error::detail::MESSAGE_NOT_OBJECT));
+        self.accept(&Checked::new(message, keys))
+    }
+
+    /// [`TranscriptVerifier::push`] for a message already [`Checked`]: the link to the
+    /// message before it and the session binding, then the message's own checks, in that
+    /// order (the first failure is the error, as `push` reports it).
+    ///
+    /// # Errors
+    /// As [`TranscriptVerifier::push`].
+    pub fn accept(&mut self, checked: &Checked) -> Result<Digest> {
+        checked.shape?;
+        if checked.prev? != Some(self.tip) {
+            return Err(Error::Binding(crate::error::detail::PREV_HASH));
         }
-        check_link(message, &self.tip)?;
-        let session = message.get("session_id").and_then(|s| s.as_str()).ok_or(Error::Schema("session_id"))?;
-        let session_digest = digest_of_str(session);
+        let session_digest = checked.session?;
         if self.session.is_some_and(|s| s != session_digest) {
             return Err(Error::Binding(crate::error::detail::SESSION_ID));
         }
-        let key = keys.resolve(sender(message)?).ok_or(Error::UnknownKey)?;
-        verify_signed_object(message, &key)?;
-        let hash = message_hash(message);
+        let hash = checked.signed?;
         self.tip = hash;
         self.session = Some(session_digest);
         self.count += 1;
         Ok(hash)
     }
+}
+
+/// What one message contributes to a transcript, found without the messages before it:
+/// its shape, the digest its `prev_hash` names, its session, its sender's signature and
+/// its hash. Many messages can be checked at once (a host runs [`Checked::new`] on as
+/// many threads as it has), then folded in order by [`TranscriptVerifier::accept`], which
+/// gives each message the verdict [`TranscriptVerifier::push`] gives it (push is `new`
+/// followed by `accept`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// Not an object: the error.
+    shape: Result<()>,
+    /// The digest `prev_hash` names in its one spelling (`None`: it names none), or the
+    /// error for a missing one.
+    prev: Result<Option<Digest>>,
+    /// The digest of `session_id`, or the error for a missing one.
+    session: Result<Digest>,
+    /// The sender's key and signature, and then the message's hash.
+    signed: Result<Digest>,
+}
+
+impl Checked {
+    /// Checks `message` on its own: everything [`TranscriptVerifier::push`] checks except
+    /// the link to the message before it and the session of the first message.
+    #[must_use]
+    pub fn new<R: KeyResolver + ?Sized>(message: Value<'_>, keys: &R) -> Self {
+        if message.kind() != Kind::Object {
+            let e = Err(Error::Schema(crate::error::detail::MESSAGE_NOT_OBJECT));
+            return Checked { shape: e, prev: Ok(None), session: Ok(GENESIS_HASH), signed: Ok(GENESIS_HASH) };
+        }
+        let prev = match message.get("prev_hash").and_then(|p| p.as_str()) {
+            None => Err(Error::Schema("prev_hash")),
+            Some(p) => Ok(named_digest(p)),
+        };
+        let session = message.get("session_id").and_then(|s| s.as_str()).ok_or(Error::Schema("session_id"));
+        let signed = verify_from_sender(message, keys).map(|()| message_hash(message));
+        Checked { shape: Ok(()), prev, session: session.map(digest_of_str), signed }
+    }
+}
+
+/// The digest a `prev_hash` text names: the one whose prefixed form it is, byte for byte.
+fn named_digest(text: Str<'_>) -> Option<Digest> {
+    let mut buf = [0u8; 80];
+    let t = text.decode_into(&mut buf).ok()?;
+    let d = Digest::parse_prefixed(t).ok()?;
+    (d.to_prefixed().as_str() == t).then_some(d)
 }
 
 /// Checks that `message.prev_hash` is the prefixed form of `expected`.

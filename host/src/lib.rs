@@ -42,6 +42,7 @@ use concordia_core::{jcs, Error, Result};
 
 pub mod aip;
 pub mod consensus;
+pub mod par;
 pub mod read;
 pub mod replay;
 pub mod store;

@@ -71,6 +71,7 @@ from ._native import (
     verify_attestation,
     verify_profile,
     verify_signature,
+    verify_many,
     verify_transcript,
     verify_transcript_file,
 )
@@ -130,6 +131,7 @@ __all__ = [
     "verify_attestation",
     "verify_profile",
     "verify_signature",
+    "verify_many",
     "verify_transcript",
     "verify_transcript_file",
 ]

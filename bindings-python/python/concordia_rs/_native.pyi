@@ -1,7 +1,7 @@
 # Hand-written stubs for the native module concordia_rs._native (kept in sync by
 # `python -m mypy.stubtest concordia_rs._native` in tools/ci/python.sh).
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional, Union, final
 
 __all__ = [
@@ -53,6 +53,8 @@ __all__ = [
     "verify_attestation",
     "verify_profile",
     "profile_names",
+    "verify_many",
+    "_core_time",
     "verify_transcript",
     "verify_transcript_file",
     "generate_attestation",
@@ -148,7 +150,7 @@ class AttestationResult:
 class TranscriptVerifier:
     def __new__(cls, public_keys: Mapping[str, _AnyPublicKey]) -> TranscriptVerifier: ...
     def push(self, message: Union[Mapping[str, Any], bytes, str]) -> str: ...
-    def push_many(self, messages: Sequence[bytes]) -> int: ...
+    def push_many(self, messages: Iterable[Union[Mapping[str, Any], bytes, str]]) -> int: ...
     @property
     def count(self) -> int: ...
     @property
@@ -238,6 +240,16 @@ def verify_attestation(
 ) -> AttestationResult: ...
 def verify_profile(name: str, input: Any, context: Any, now: Optional[float] = None) -> None: ...
 def profile_names() -> list[str]: ...
+def _core_time(
+    op: Literal["canonical", "sign", "verify", "chain"],
+    text: bytes,
+    n: int,
+    key_pair: Optional[_AnyKeyPair] = None,
+    public_keys: Optional[Mapping[str, _AnyPublicKey]] = None,
+) -> float: ...
+def verify_many(
+    messages: Iterable[Union[Mapping[str, Any], bytes, str]], public_keys: Mapping[str, _AnyPublicKey]
+) -> list[bool]: ...
 def verify_transcript(transcript_json: bytes, public_keys: Mapping[str, _AnyPublicKey]) -> tuple[int, str]: ...
 def verify_transcript_file(
     path: str | os.PathLike[str],

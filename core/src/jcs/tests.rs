@@ -582,8 +582,14 @@ proptest! {
 #[test]
 fn short_decimals_at_the_edges() {
     let mut cases = vec![0.1, 0.2, 0.3, 0.1 + 0.2, 1e-4, 1.5e-4, 0.0001, 0.00015, 1e-5, 2.5, -2.5, 1037.25, -0.005];
-    cases.extend([4503599627370495.5, 450359962737049.55, 45035996273704.955, 4503599627370.4955, 1e15 + 0.5]);
-    cases.extend([9007199254740991.0 / 4.0, 123456789.0123, 0.30000000000000004, 5e-324, f64::MAX, f64::MIN_POSITIVE]);
+    // Written as text: more digits than a double holds, on purpose.
+    for t in
+        ["4503599627370495.5", "450359962737049.55", "45035996273704.955", "4503599627370.4955", "0.30000000000000004"]
+    {
+        cases.push(t.parse().unwrap());
+    }
+    cases.push(1e15 + 0.5);
+    cases.extend([9007199254740991.0 / 4.0, 123456789.0123, 5e-324, f64::MAX, f64::MIN_POSITIVE]);
     for k in 0..200 {
         cases.push(k as f64 * 0.01);
         cases.push(k as f64 * 0.1 + 0.1);

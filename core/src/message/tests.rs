@@ -1,4 +1,4 @@
-use std::string::String;
+use std::string::{String, ToString};
 use std::vec;
 use std::vec::Vec;
 
@@ -200,4 +200,59 @@ fn conformance_chain_vector_hashes_match() {
     for (m, e) in r.pointer("/input/messages").unwrap().elements().zip(expected) {
         assert!(e.is_str(message_hash(m).to_prefixed().as_str()));
     }
+}
+
+/// Messages checked on their own, in any order, then accepted in order: the verdicts and
+/// head of one push at a time, and the first failure in push's order (link, session, key,
+/// signature).
+#[test]
+fn checked_in_any_order_then_accepted_in_order_is_push() {
+    let msgs = chain(6, "ses_1");
+    let checked: Vec<Checked> = msgs
+        .iter()
+        .rev()
+        .map(|m| {
+            let mut nodes = vec![Node::EMPTY; 128];
+            Checked::new(parse(m, &mut nodes).unwrap().root(), &resolver)
+        })
+        .collect();
+    let mut v = TranscriptVerifier::new();
+    for c in checked.iter().rev() {
+        v.accept(c).unwrap();
+    }
+    assert_eq!(v, push_all(&msgs).unwrap());
+    // Accepting out of order breaks the link.
+    let mut w = TranscriptVerifier::new();
+    assert_eq!(w.accept(&checked[0]), Err(Error::Binding(crate::error::detail::PREV_HASH)));
+    assert_eq!(w, TranscriptVerifier::new());
+
+    // Second message with a wrong link, an unknown sender and a bad signature at once: the link.
+    let text = String::from_utf8(msgs[1].clone()).unwrap();
+    let tip = text.split("\"prev_hash\":\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let other = text.replace(&tip, &GENESIS_HASH.to_prefixed()).replace("agent_b", "nobody");
+    let mut nodes = vec![Node::EMPTY; 128];
+    let c = Checked::new(parse(other.as_bytes(), &mut nodes).unwrap().root(), &resolver);
+    let mut first = TranscriptVerifier::new();
+    let mut n1 = vec![Node::EMPTY; 128];
+    first.push(parse(&msgs[0], &mut n1).unwrap().root(), &resolver).unwrap();
+    let try_accept = |c: &Checked| {
+        let mut f = first;
+        f.accept(c)
+    };
+    assert_eq!(try_accept(&c), Err(Error::Binding(crate::error::detail::PREV_HASH)));
+    // With the link right, the unknown sender.
+    let unknown = text.replace("agent_b", "nobody");
+    let mut n2 = vec![Node::EMPTY; 128];
+    let c2 = Checked::new(parse(unknown.as_bytes(), &mut n2).unwrap().root(), &resolver);
+    assert_eq!(try_accept(&c2), Err(Error::UnknownKey));
+    // A prev_hash in another spelling (upper-case hex) names no digest.
+    let upper = text.replace(&tip, &tip.to_uppercase().replace("SHA256:", "sha256:"));
+    let mut n3 = vec![Node::EMPTY; 128];
+    let c3 = Checked::new(parse(upper.as_bytes(), &mut n3).unwrap().root(), &resolver);
+    assert_eq!(try_accept(&c3), Err(Error::Binding(crate::error::detail::PREV_HASH)));
+    // A session other than the first message's.
+    let moved = text.replace("ses_1", "ses_2");
+    let mut n4 = vec![Node::EMPTY; 128];
+    let c4 = Checked::new(parse(moved.as_bytes(), &mut n4).unwrap().root(), &resolver);
+    assert_eq!(try_accept(&c4), Err(Error::Binding(crate::error::detail::SESSION_ID)));
 }
