@@ -166,17 +166,10 @@ fn rfc3339(t: Timestamp) -> String {
 }
 
 fn uuid_v4() -> CliResult<String> {
-    let mut b = os_seed()?;
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let mut out = String::with_capacity(36);
-    for (i, byte) in b.iter().take(16).enumerate() {
-        if matches!(i, 4 | 6 | 8 | 10) {
-            out.push('-');
-        }
-        out.push_str(&format!("{byte:02x}"));
-    }
-    Ok(out)
+    let seed = os_seed()?;
+    let mut random = [0u8; 16];
+    random.copy_from_slice(&seed[..16]);
+    concordia_host::uuid_v4(random).map_err(|e| fail("message id", e))
 }
 
 fn load_doc_bytes(path: &str) -> CliResult<(String, Vec<u8>)> {

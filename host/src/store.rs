@@ -125,10 +125,12 @@ pub fn read_if_exists(path: &Path) -> io::Result<Option<Vec<u8>>> {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = with_suffix(path, ".tmp");
     let r = (|| {
-        let mut f = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
+        {
+            // Closed (end of scope) before the rename.
+            let mut f = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
+            f.write_all(bytes)?;
+            f.sync_all()?;
+        }
         fs::rename(&tmp, path)
     })();
     if r.is_err() {
