@@ -414,3 +414,28 @@ proptest::proptest! {
         proptest::prop_assert_eq!(cmp_utf8_as_utf16(a.as_bytes(), b.as_bytes()), ua.cmp(&ub));
     }
 }
+
+/// Every shared length below 17 bytes, with the first difference at every position (the
+/// word, tail and padding paths of the search), against UTF-16 order.
+#[test]
+fn utf8_order_at_every_length_and_position() {
+    let chars = ['a', 'b', '\u{0}', '\u{7f}', '\u{e9}', '\u{e000}', '\u{ffff}', '\u{10000}', '\u{1f600}'];
+    for len in 0..17usize {
+        for pos in 0..=len {
+            for &x in &chars {
+                for &y in &chars {
+                    let mut a: std::string::String = "k".repeat(pos);
+                    let mut b = a.clone();
+                    a.push(x);
+                    b.push(y);
+                    a.push_str(&"z".repeat(len - pos));
+                    b.push_str(&"q".repeat((len - pos) / 2));
+                    let ua: Vec<u16> = a.encode_utf16().collect();
+                    let ub: Vec<u16> = b.encode_utf16().collect();
+                    assert_eq!(cmp_utf8_as_utf16(a.as_bytes(), b.as_bytes()), ua.cmp(&ub), "{a:?} {b:?}");
+                    assert_eq!(cmp_utf8_as_utf16(a.as_bytes(), a.as_bytes()), core::cmp::Ordering::Equal);
+                }
+            }
+        }
+    }
+}
