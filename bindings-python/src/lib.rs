@@ -33,6 +33,7 @@ pub mod bench;
 pub mod canon;
 pub mod consensus;
 pub mod errors;
+pub mod es256;
 pub mod input;
 pub mod keys;
 
@@ -97,21 +98,25 @@ fn compute_hash(message: &Bound<'_, PyAny>) -> PyResult<String> {
     canon::with_canonical(message, &Whole, |out| Ok(digest::sha256(out).to_prefixed().as_str().to_owned()))
 }
 
-/// `sign_message(data, key_pair, alg="EdDSA") -> str`: padded base64url Ed25519 signature
-/// over the canonical form of `data` without its top-level `signature`.
+/// `sign_message(data, key_pair, alg="EdDSA") -> str`: the padded base64url signature over
+/// the canonical form of `data` without its top-level `signature`: Ed25519 (64 bytes), or
+/// with `alg="ES256"` ECDSA P-256 (DER, low S, RFC 6979), as the SDK's `sign_message`.
 #[pyfunction]
 #[pyo3(signature = (data, key_pair, alg = "EdDSA"))]
 fn sign_message(data: &Bound<'_, PyAny>, key_pair: &Bound<'_, PyAny>, alg: &str) -> PyResult<String> {
     require_items(data)?;
-    if alg != "EdDSA" {
-        return Err(new_err(
-            Exc::InvalidArgument,
-            format!("Unsupported algorithm: {alg} (concordia_rs signs EdDSA only)"),
-            Some("input"),
-        ));
+    let alg = sign::Alg::from_name(alg)
+        .map_err(|_| new_err(Exc::InvalidArgument, format!("Unsupported algorithm: {alg}"), Some("input")))?;
+    match alg {
+        sign::Alg::EdDsa => {
+            let kp = key_pair_of(key_pair)?;
+            canon::with_canonical(data, &WithoutSignature, |pre| Ok(kp.sign(pre).to_b64url().as_str().to_owned()))
+        }
+        sign::Alg::Es256 => {
+            let kp = es256::key_pair_of(key_pair)?;
+            canon::with_canonical(data, &WithoutSignature, |pre| Ok(kp.sign(pre).to_b64url().as_str().to_owned()))
+        }
     }
-    let kp = key_pair_of(key_pair)?;
-    canon::with_canonical(data, &WithoutSignature, |preimage| Ok(kp.sign(preimage).to_b64url().as_str().to_owned()))
 }
 
 /// An SDK `AgentIdentity.to_dict()`: a mapping of `agent_id` and optionally
@@ -207,7 +212,9 @@ fn sign_envelope(
 }
 
 /// `verify_signature(data, signature, public_key, alg="EdDSA") -> bool`; never raises for
-/// bad input (as the SDK), only for a `data` without `items()`.
+/// bad input (as the SDK), only for a `data` without `items()`. With `alg="ES256"` the key
+/// is an ES256 one (`ES256PublicKey`, a `cryptography` P-256 key, X9.62 bytes or their
+/// base64) and the signature the padded base64url of strict DER with low S.
 #[pyfunction]
 #[pyo3(signature = (data, signature, public_key, alg = "EdDSA"))]
 fn verify_signature(
@@ -217,26 +224,36 @@ fn verify_signature(
     alg: &str,
 ) -> PyResult<bool> {
     require_items(data)?;
-    if alg != "EdDSA" {
-        return Ok(false);
-    }
-    let Ok(Some(pk)) = public_key_of(public_key) else { return Ok(false) };
-    let sig = if let Ok(s) = signature.cast::<PyString>() {
+    let Ok(alg) = sign::Alg::from_name(alg) else { return Ok(false) };
+    let text = if let Ok(s) = signature.cast::<PyString>() {
         match s.to_cow() {
-            Ok(t) => Signature::from_b64url(&t),
+            Ok(t) => t.into_owned(),
             Err(_) => return Ok(false),
         }
     } else if let Ok(b) = signature.cast::<PyBytes>() {
         match std::str::from_utf8(b.as_bytes()) {
-            Ok(t) => Signature::from_b64url(t),
+            Ok(t) => t.to_owned(),
             Err(_) => return Ok(false),
         }
     } else {
         return Ok(false);
     };
-    let Ok(sig) = sig else { return Ok(false) };
-    Ok(canon::with_canonical(data, &WithoutSignature, |preimage| Ok(sign::verify(&pk, preimage, &sig).is_ok()))
-        .unwrap_or(false))
+    match alg {
+        sign::Alg::EdDsa => {
+            let Ok(Some(pk)) = public_key_of(public_key) else { return Ok(false) };
+            let Ok(sig) = Signature::from_b64url(&text) else { return Ok(false) };
+            Ok(canon::with_canonical(data, &WithoutSignature, |pre| Ok(sign::verify(&pk, pre, &sig).is_ok()))
+                .unwrap_or(false))
+        }
+        sign::Alg::Es256 => {
+            let Ok(Some(pk)) = es256::public_key_of(public_key) else { return Ok(false) };
+            let Ok(sig) = concordia_core::es256::Signature::from_b64url(&text) else { return Ok(false) };
+            Ok(canon::with_canonical(data, &WithoutSignature, |pre| {
+                Ok(concordia_core::es256::verify(&pk, pre, &sig).is_ok())
+            })
+            .unwrap_or(false))
+        }
+    }
 }
 
 /// `validate_chain(messages) -> bool`: each `prev_hash` is the hash of the message before
@@ -1043,6 +1060,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_DEPTH", canon::MAX_DEPTH)?;
     m.add_class::<KeyPair>()?;
     m.add_class::<PublicKey>()?;
+    m.add_class::<es256::Es256KeyPair>()?;
+    m.add_class::<es256::Es256PublicKey>()?;
     m.add_class::<Session>()?;
     m.add_class::<TranscriptVerifier>()?;
     m.add_class::<AttestationResult>()?;

@@ -35,6 +35,8 @@ from ._native import (
     ConcordiaError,
     DigestError,
     EncodingError,
+    ES256KeyPair,
+    ES256PublicKey,
     InvalidArgumentError,
     InvalidJsonError,
     InvalidSignatureError,
@@ -89,6 +91,8 @@ __all__ = [
     "ConcordiaError",
     "DigestError",
     "EncodingError",
+    "ES256KeyPair",
+    "ES256PublicKey",
     "InvalidArgumentError",
     "InvalidJsonError",
     "InvalidSignatureError",
@@ -226,6 +230,8 @@ def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
     orig_sign = sdk_signing.sign_message
     orig_verify = sdk_signing.verify_signature
     sdk_keypair = sdk_signing.KeyPair
+    sdk_es256_keypair = sdk_signing.ES256KeyPair
+    fast_key_types = {"EdDSA": (sdk_keypair, KeyPair), "ES256": (sdk_es256_keypair, ES256KeyPair)}
 
     # accelerate() changes speed, never an answer. Where the Rust path answers, its answer
     # is the SDK's (byte parity of canonical forms and signatures; a signature it accepts,
@@ -233,18 +239,22 @@ def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
     # SDK's own function decides: concordia_rs' stricter policy (128 nesting levels,
     # integers within 2^53, one spelling of a signature, no small-order or non-canonical
     # keys) governs concordia_rs, not an application that only asked to be faster.
+    # ES256 signatures from the Rust path are deterministic (RFC 6979) where the SDK's
+    # OpenSSL draws a random nonce: another valid low-S signature of the same message, which
+    # the SDK verifies like its own.
     def fast_sign_message(data: Dict[str, Any], key_pair: Any, alg: str = "EdDSA") -> str:
-        if alg == "EdDSA" and isinstance(key_pair, (sdk_keypair, KeyPair)):
+        types = fast_key_types.get(alg) if isinstance(alg, str) else None
+        if types is not None and isinstance(key_pair, types):
             try:
-                return sign_message(data, key_pair)
+                return sign_message(data, key_pair, alg)
             except Exception:
                 pass
         return orig_sign(data, key_pair, alg)
 
     def fast_verify_signature(data: Dict[str, Any], signature: str, public_key: Any, alg: str = "EdDSA") -> bool:
-        if alg == "EdDSA":
+        if isinstance(alg, str) and alg in fast_key_types:
             try:
-                if verify_signature(data, signature, public_key):
+                if verify_signature(data, signature, public_key, alg):
                     return True
             except Exception:
                 pass
@@ -298,8 +308,8 @@ def accelerate() -> List[str]:
 
     Returns the patched attributes as ``"module.name"`` strings. When the SDK is not
     importable, nothing is patched: it warns (``RuntimeWarning``) and returns ``[]``.
-    Idempotent; undo with ``deaccelerate()``. ES256 signing and verification still go to
-    the SDK.
+    Idempotent; undo with ``deaccelerate()``. ``sign_message`` and ``verify_signature``
+    take the Rust path for ``alg="EdDSA"`` and ``alg="ES256"``.
     """
     import sys
     import warnings
