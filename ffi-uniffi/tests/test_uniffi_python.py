@@ -1242,3 +1242,54 @@ def test_every_error_variant_is_exercised():
     for enum, variants in expected.items():
         exported = {n for n, v in vars(enum).items() if isinstance(v, type) and issubclass(v, enum)}
         assert exported == variants, enum
+
+
+# --- ES256 (issue 24) -------------------------------------------------------------------
+
+# The reference SDK's ES256 message (concordia-protocol 0.10.0: sign_message(..., alg="ES256")
+# with the key of scalar bytes 1..32) and its high-S twin, which the SDK refuses.
+ES256_SDK_KEY = "BFFcPW6545a5BNP-yn9U_c0MwemXvzddylFa0KbDtANfRTa-OlDzGPv5pUdZAqIhUCvvDVfgjFOyzApW8X2fk1Q="
+ES256_SDK_SIG = "MEUCIQDCbJPtS5AVE6yoVCADcYKeJ9viS43YVgV1jRCCSqdpqwIgOKr-uD_bCr7uIcvbTKhDAgytybG9tJzgMk_3-vExJWM="
+ES256_HIGH_S = "MEYCIQDCbJPtS5AVE6yoVCADcYKeJ9viS43YVgV1jRCCSqdpqwIhAMdVAUbAJPVCEd40JLNXvP2wOTD76WMBpMFp0sgLMf_u"
+
+
+def es256_message(sig: str) -> str:
+    return '{"concordia":"interop","n":1,"text":"h\\u00e9llo","signature":"' + sig + '"}'
+
+
+def test_es256_key_pairs_and_signatures() -> None:
+    kp = c.Es256KeyPair.from_scalar(bytes(range(1, 33)))
+    assert kp.public_key_b64url() == ES256_SDK_KEY
+    assert kp.scalar() == bytes(range(1, 33))
+    assert kp.public_key() == base64.urlsafe_b64decode(ES256_SDK_KEY)
+    c.verify_signature_es256(es256_message(ES256_SDK_SIG), ES256_SDK_KEY)
+    with pytest.raises(c.SignatureError.InvalidSignature):
+        c.verify_signature_es256(es256_message(ES256_HIGH_S), ES256_SDK_KEY)
+    with pytest.raises(c.SignatureError.Encoding):
+        c.verify_signature_es256(es256_message(ES256_SDK_SIG.rstrip("=")), ES256_SDK_KEY)
+    off_curve = bytearray(kp.public_key())
+    off_curve[-1] ^= 1
+    with pytest.raises(c.SignatureError.Encoding):
+        c.verify_signature_es256(es256_message(ES256_SDK_SIG), b64url(bytes(off_curve)))
+    with pytest.raises(c.SignatureError.Schema):
+        c.verify_signature_es256('{"a":1}', ES256_SDK_KEY)
+    with pytest.raises(c.SignatureError.Json):
+        c.verify_signature_es256('{"a":', ES256_SDK_KEY)
+    signed = kp.sign_object('{"b": 2, "a": 1}')
+    assert signed == kp.sign_object('{"a":1,"b":2}') and signed.startswith('{"a":1,"b":2,"signature":"')
+    c.verify_signature_es256(signed, ES256_SDK_KEY)
+    # The same text verifies in the CLI (one verdict).
+    cli = os.environ.get("CONCORDIA_CLI", str(ROOT / "target" / "release" / "concordia"))
+    out = subprocess.run(
+        [cli, "verify", "--alg", "ES256", "--public-key", ES256_SDK_KEY], input=signed.encode(), capture_output=True
+    )
+    assert out.returncode == 0, out.stderr
+    with pytest.raises(c.SignatureError.InvalidArgument):
+        c.Es256KeyPair.from_scalar(bytes(32))
+    with pytest.raises(c.SignatureError.InvalidArgument):
+        c.Es256KeyPair.from_scalar(bytes(31))
+    g = c.Es256KeyPair.generate()
+    assert g.public_key() != kp.public_key() and len(g.public_key()) == 65
+    c.verify_signature_es256(g.sign_object("{}"), g.public_key_b64url())
+    with pytest.raises(c.SignatureError.InvalidSignature):
+        c.verify_signature_es256(g.sign_object("{}"), ES256_SDK_KEY)

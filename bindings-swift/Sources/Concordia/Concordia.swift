@@ -1576,6 +1576,213 @@ public func FfiConverterTypeConsensusRoom_lower(_ value: ConsensusRoom) -> UInt6
 
 
 /**
+ * An ES256 (ECDSA P-256) key pair. Immutable, so one object may be shared across threads.
+ */
+public protocol Es256KeyPairProtocol: AnyObject, Sendable {
+    
+    /**
+     * The uncompressed X9.62 public key, 65 bytes (the SDK's `public_key_bytes()`).
+     */
+    func publicKey()  -> Data
+    
+    /**
+     * The public key as padded base64url (88 characters, the SDK's `public_key_b64()`).
+     */
+    func publicKeyB64url()  -> String
+    
+    /**
+     * The 32-byte private scalar, to store a generated key. Keep it secret.
+     */
+    func scalar()  -> Data
+    
+    /**
+     * Signs a JSON object with ES256 under the top-level signature rule and returns it
+     * canonical, with `signature` (padded base64url of DER, low S) replaced or added.
+     */
+    func signObject(json: String) throws  -> String
+    
+}
+/**
+ * An ES256 (ECDSA P-256) key pair. Immutable, so one object may be shared across threads.
+ */
+open class Es256KeyPair: Es256KeyPairProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_concordia_uniffi_fn_clone_es256keypair(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_concordia_uniffi_fn_free_es256keypair(handle, $0) }
+    }
+
+    
+    /**
+     * The key pair of a 32-byte big-endian private scalar (`0 < d < n`).
+     */
+public static func fromScalar(scalar: Data)throws  -> Es256KeyPair  {
+    return try  FfiConverterTypeEs256KeyPair_lift(try rustCallWithError(FfiConverterTypeSignatureError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_es256keypair_from_scalar(
+        FfiConverterData.lower(scalar),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * A new key pair from operating system randomness (a draw outside `1..n` is drawn
+     * again). Keep `scalar()` to restore it.
+     */
+public static func generate()throws  -> Es256KeyPair  {
+    return try  FfiConverterTypeEs256KeyPair_lift(try rustCallWithError(FfiConverterTypeSignatureError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_constructor_es256keypair_generate(uniffiCallStatus
+    )
+})
+}
+    
+
+    
+    /**
+     * The uncompressed X9.62 public key, 65 bytes (the SDK's `public_key_bytes()`).
+     */
+open func publicKey() -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_es256keypair_public_key(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The public key as padded base64url (88 characters, the SDK's `public_key_b64()`).
+     */
+open func publicKeyB64url() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_es256keypair_public_key_b64url(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The 32-byte private scalar, to store a generated key. Keep it secret.
+     */
+open func scalar() -> Data  {
+    return try!  FfiConverterData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_es256keypair_scalar(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Signs a JSON object with ES256 under the top-level signature rule and returns it
+     * canonical, with `signature` (padded base64url of DER, low S) replaced or added.
+     */
+open func signObject(json: String)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSignatureError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_es256keypair_sign_object(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(json),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeEs256KeyPair: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Es256KeyPair
+
+    public static func lift(_ handle: UInt64) throws -> Es256KeyPair {
+        return Es256KeyPair(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Es256KeyPair) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Es256KeyPair {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Es256KeyPair, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEs256KeyPair_lift(_ handle: UInt64) throws -> Es256KeyPair {
+    return try FfiConverterTypeEs256KeyPair.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEs256KeyPair_lower(_ value: Es256KeyPair) -> UInt64 {
+    return FfiConverterTypeEs256KeyPair.lower(value)
+}
+
+
+
+
+
+
+/**
  * An Ed25519 key pair. Immutable, so one object may be shared across threads.
  */
 public protocol KeyPairProtocol: AnyObject, Sendable {
@@ -7417,6 +7624,19 @@ public func consensusVerifyRevision(canonicalRevisionJson: String, expected: Str
 })
 }
 /**
+ * Verifies the top-level ES256 `signature` of a JSON object under `public_key`: base64 or
+ * base64url text of the X9.62 point (uncompressed or compressed), as the SDK reads it.
+ * Returns normally when it verifies.
+ */
+public func verifySignatureEs256(json: String, publicKey: String)throws   {try rustCallWithError(FfiConverterTypeSignatureError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_func_verify_signature_es256(
+        FfiConverterString.lower(json),
+        FfiConverterString.lower(publicKey),uniffiCallStatus
+    )
+}
+}
+/**
  * Normalizes a public key text (base64 or base64url, padding optional) to padded
  * base64url.
  */
@@ -7636,6 +7856,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_consensus_verify_revision() != 9528) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_func_verify_signature_es256() != 21646) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_func_public_key_to_b64url() != 33694) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -7732,6 +7955,18 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_consensusroom_outcome() != 55361) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_concordia_uniffi_checksum_method_es256keypair_public_key() != 40276) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_es256keypair_public_key_b64url() != 15025) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_es256keypair_scalar() != 30281) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_es256keypair_sign_object() != 2211) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_concordia_uniffi_checksum_method_keypair_public_key() != 18284) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -7820,6 +8055,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_consensusroom_new() != 20469) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_es256keypair_from_scalar() != 30465) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_constructor_es256keypair_generate() != 515) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed() != 24037) {

@@ -745,6 +745,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_consensus_verify_revision(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_func_verify_signature_es256(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_func_public_key_to_b64url(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_verify_detached(
@@ -809,6 +811,14 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_consensusroom_outcome(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_es256keypair_public_key(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_es256keypair_public_key_b64url(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_es256keypair_scalar(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_es256keypair_sign_object(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_keypair_public_key(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_keypair_public_key_b64url(
@@ -868,6 +878,10 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_concordia_uniffi_checksum_constructor_aipreplaywindow_new(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_consensusroom_new(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_es256keypair_from_scalar(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_constructor_es256keypair_generate(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed(
     ): Int
@@ -970,6 +984,22 @@ internal object UniffiLib {
     external fun uniffi_concordia_uniffi_fn_method_consensusroom_event_count(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_concordia_uniffi_fn_method_consensusroom_outcome(`ptr`: Long,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_clone_es256keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_free_es256keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_concordia_uniffi_fn_constructor_es256keypair_from_scalar(`scalar`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_constructor_es256keypair_generate(uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_concordia_uniffi_fn_method_es256keypair_public_key(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_es256keypair_public_key_b64url(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_es256keypair_scalar(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_es256keypair_sign_object(`ptr`: Long,`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_clone_keypair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -1109,6 +1139,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_consensus_verify_revision(`canonicalRevisionJson`: RustBuffer.ByValue,`expected`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_func_verify_signature_es256(`json`: RustBuffer.ByValue,`publicKey`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
     external fun uniffi_concordia_uniffi_fn_func_public_key_to_b64url(`publicKey`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_verify_detached(`publicKey`: RustBuffer.ByValue,`message`: RustBuffer.ByValue,`signature`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1347,6 +1379,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_verify_revision() and 0xFFFF) != 9528) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_func_verify_signature_es256() and 0xFFFF) != 21646) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_func_public_key_to_b64url() and 0xFFFF) != 33694) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1443,6 +1478,18 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_outcome() and 0xFFFF) != 55361) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_es256keypair_public_key() and 0xFFFF) != 40276) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_es256keypair_public_key_b64url() and 0xFFFF) != 15025) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_es256keypair_scalar() and 0xFFFF) != 30281) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_es256keypair_sign_object() and 0xFFFF) != 2211) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_concordia_uniffi_checksum_method_keypair_public_key() and 0xFFFF) != 18284) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1531,6 +1578,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_consensusroom_new() and 0xFFFF) != 20469) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_es256keypair_from_scalar() and 0xFFFF) != 30465) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_es256keypair_generate() and 0xFFFF) != 515) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_keypair_from_seed() and 0xFFFF) != 24037) {
@@ -3377,6 +3430,370 @@ public object FfiConverterTypeConsensusRoom: FfiConverter<ConsensusRoom, Long> {
     override fun allocationSize(value: ConsensusRoom) = 8UL
 
     override fun write(value: ConsensusRoom, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * An ES256 (ECDSA P-256) key pair. Immutable, so one object may be shared across threads.
+ */
+public interface Es256KeyPairInterface {
+    
+    /**
+     * The uncompressed X9.62 public key, 65 bytes (the SDK's `public_key_bytes()`).
+     */
+    fun `publicKey`(): kotlin.ByteArray
+    
+    /**
+     * The public key as padded base64url (88 characters, the SDK's `public_key_b64()`).
+     */
+    fun `publicKeyB64url`(): kotlin.String
+    
+    /**
+     * The 32-byte private scalar, to store a generated key. Keep it secret.
+     */
+    fun `scalar`(): kotlin.ByteArray
+    
+    /**
+     * Signs a JSON object with ES256 under the top-level signature rule and returns it
+     * canonical, with `signature` (padded base64url of DER, low S) replaced or added.
+     */
+    fun `signObject`(`json`: kotlin.String): kotlin.String
+    
+    companion object
+}
+
+/**
+ * An ES256 (ECDSA P-256) key pair. Immutable, so one object may be shared across threads.
+ */
+open class Es256KeyPair: Disposable, AutoCloseable, Es256KeyPairInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_free_es256keypair(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_concordia_uniffi_fn_clone_es256keypair(handle, status)
+        }
+    }
+
+    
+    /**
+     * The uncompressed X9.62 public key, 65 bytes (the SDK's `public_key_bytes()`).
+     */override fun `publicKey`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_es256keypair_public_key(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The public key as padded base64url (88 characters, the SDK's `public_key_b64()`).
+     */override fun `publicKeyB64url`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_es256keypair_public_key_b64url(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The 32-byte private scalar, to store a generated key. Keep it secret.
+     */override fun `scalar`(): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_es256keypair_scalar(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Signs a JSON object with ES256 under the top-level signature rule and returns it
+     * canonical, with `signature` (padded base64url of DER, low S) replaced or added.
+     */
+    @Throws(SignatureException::class)override fun `signObject`(`json`: kotlin.String): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(SignatureException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_es256keypair_sign_object(
+        it,
+        
+        FfiConverterString.lower(`json`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    companion object {
+        
+    /**
+     * The key pair of a 32-byte big-endian private scalar (`0 < d < n`).
+     */
+    @Throws(SignatureException::class) fun `fromScalar`(`scalar`: kotlin.ByteArray): Es256KeyPair {
+            return FfiConverterTypeEs256KeyPair.lift(
+    uniffiRustCallWithError(SignatureException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_es256keypair_from_scalar(
+    
+        
+        FfiConverterByteArray.lower(`scalar`),_status)
+}
+    )
+    }
+    
+
+        
+    /**
+     * A new key pair from operating system randomness (a draw outside `1..n` is drawn
+     * again). Keep `scalar()` to restore it.
+     */
+    @Throws(SignatureException::class) fun `generate`(): Es256KeyPair {
+            return FfiConverterTypeEs256KeyPair.lift(
+    uniffiRustCallWithError(SignatureException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_constructor_es256keypair_generate(
+    
+        _status)
+}
+    )
+    }
+    
+
+        
+    }
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeEs256KeyPair: FfiConverter<Es256KeyPair, Long> {
+    override fun lower(value: Es256KeyPair): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): Es256KeyPair {
+        return Es256KeyPair(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): Es256KeyPair {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: Es256KeyPair) = 8UL
+
+    override fun write(value: Es256KeyPair, buf: ByteBuffer) {
         buf.putLong(lower(value))
     }
 }
@@ -8749,6 +9166,23 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
 }
     )
     }
+    
+
+        /**
+         * Verifies the top-level ES256 `signature` of a JSON object under `public_key`: base64 or
+         * base64url text of the X9.62 point (uncompressed or compressed), as the SDK reads it.
+         * Returns normally when it verifies.
+         */
+    @Throws(SignatureException::class) fun `verifySignatureEs256`(`json`: kotlin.String, `publicKey`: kotlin.String)
+        = 
+    uniffiRustCallWithError(SignatureException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_func_verify_signature_es256(
+    
+        
+        FfiConverterString.lower(`json`),
+        FfiConverterString.lower(`publicKey`),_status)
+}
+    
     
 
         /**
