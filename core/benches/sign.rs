@@ -87,5 +87,46 @@ fn sign_verify(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, sign_verify);
+/// ES256 (issue 24) on the same message: parse + preimage + ECDSA P-256, and the bare
+/// operations on the ready preimage, beside the Ed25519 figures above.
+fn es256_sign_verify(c: &mut Criterion) {
+    use concordia_core::es256;
+    use concordia_core::message::{sign_object_es256, verify_signed_object_es256};
+    let kp = es256::KeyPair::from_scalar(&[0x5e; 32]).unwrap();
+    let pk = kp.public_key();
+    let draft = common::message(0x51_6e, SIZE);
+    let mut nodes = vec![json::Node::EMPTY; draft.len() / 2 + 2];
+    let mut buf = vec![0u8; draft.len() * 2];
+    let doc = json::parse(draft.as_bytes(), &mut nodes).unwrap();
+    let n = sign_object_es256(doc.root(), &kp, &mut buf).unwrap();
+    let signed = buf[..n].to_vec();
+    let doc = json::parse(&signed, &mut nodes).unwrap();
+    verify_signed_object_es256(doc.root(), &pk).unwrap();
+    let mut pre = vec![0u8; signed.len()];
+    let pre_len = jcs::write_to_slice_with(doc.root(), &WithoutSignature, &mut pre).unwrap();
+    let preimage = pre[..pre_len].to_vec();
+    let sig = kp.sign(&preimage);
+
+    let mut g = c.benchmark_group("es256_1k7");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("parse_sign_object", |b| {
+        b.iter(|| {
+            let doc = json::parse(black_box(&signed), &mut nodes).unwrap();
+            sign_object_es256(doc.root(), &kp, &mut buf).unwrap()
+        });
+    });
+    g.bench_function("parse_jcs_verify_streaming", |b| {
+        b.iter(|| {
+            let doc = json::parse(black_box(&signed), &mut nodes).unwrap();
+            verify_signed_object_es256(doc.root(), &pk).unwrap();
+        });
+    });
+    g.bench_function("es256_sign_only", |b| b.iter(|| kp.sign(black_box(&preimage))));
+    g.bench_function("es256_verify_only", |b| {
+        b.iter(|| es256::verify(&pk, black_box(&preimage), &sig).unwrap());
+    });
+    g.finish();
+}
+
+criterion_group!(benches, sign_verify, es256_sign_verify);
 criterion_main!(benches);
