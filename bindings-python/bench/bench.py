@@ -224,6 +224,15 @@ def main() -> int:
     sdk_flow, rs_flow = session_workloads()
     core = rs._native._core_time
 
+    # ES256 (issue 24): the SDK's ES256KeyPair on both sides; both verify the SDK's signature
+    # (random nonce), and each verifies the other's.
+    es_kp = sdk_signing.ES256KeyPair.generate()
+    es_sig = sdk_signing.sign_message(msg, es_kp, alg="ES256")
+    assert rs.verify_signature(msg, es_sig, es_kp.public_key, alg="ES256")
+    assert sdk_signing.verify_signature(msg, rs.sign_message(msg, es_kp, alg="ES256"), es_kp.public_key, alg="ES256")
+    es_rkp = rs.ES256KeyPair.from_sdk(es_kp)
+    es_rpk = es_rkp.public_key
+
     # (workload, what, baseline, [(contender, fn, calls per round)], goals {contender: (against, ratio)})
     work: List[Tuple[str, str, List[Contender], Dict[str, Tuple[str, float]]]] = [
         ("canonical_json", f"{size} B negotiation message (a parsed dict)", [
@@ -246,6 +255,14 @@ def main() -> int:
             ("concordia_rs", lambda: rs.verify_signature(signed, sig, rpk), n(2000)),
             ("Rust core from bytes", lambda: core("verify", signed_text, n(2000), public_keys={sender: rpk}), 0),
         ], {"concordia_rs": ("Rust core from bytes", 1 / 1.1)}),
+        ("sign_message_es256", f"{size} B message (ES256)", [
+            ("SDK", lambda: sdk_signing.sign_message(msg, es_kp, alg="ES256"), n(200)),
+            ("concordia_rs", lambda: rs.sign_message(msg, es_rkp, alg="ES256"), n(1000)),
+        ], {}),
+        ("verify_signature_es256", f"{size} B message (ES256)", [
+            ("SDK", lambda: sdk_signing.verify_signature(msg, es_sig, es_kp.public_key, alg="ES256"), n(200)),
+            ("concordia_rs", lambda: rs.verify_signature(msg, es_sig, es_rpk, alg="ES256"), n(1000)),
+        ], {}),
         ("chain_100_verify", "100 SDK-built envelopes: every link and every signature", [
             ("SDK", sdk_chain_verify, n(5)),
             ("concordia_rs push_many", lambda: rs.TranscriptVerifier(pub).push_many(msgs), n(50)),
