@@ -9,6 +9,8 @@ export {
   hash,
   KeyPair,
   verifySignature,
+  Es256KeyPair,
+  verifySignatureEs256,
   verifyDetached,
   publicKeyToB64url,
   verifyProfile,

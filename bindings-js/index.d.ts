@@ -102,6 +102,26 @@ export class KeyPair {
 
 /** Throws unless the top-level `signature` of `json` verifies under `publicKey` (base64/base64url). */
 export function verifySignature(json: string, publicKey: string): void;
+/** An ES256 (ECDSA P-256) key pair, as the reference SDK's `ES256KeyPair`. */
+export class Es256KeyPair {
+  private constructor();
+  /** A key pair from WebCrypto randomness. */
+  static generate(): Es256KeyPair;
+  /** The key pair of a 32-byte big-endian private scalar (0 < d < n). */
+  static fromScalar(scalar: Uint8Array): Es256KeyPair;
+  /** The uncompressed X9.62 point, 65 bytes. */
+  publicKey(): Uint8Array;
+  /** Padded base64url, 88 characters. */
+  publicKeyB64url(): string;
+  scalar(): Uint8Array;
+  /** Signs a JSON object (top-level `signature`, DER, low S, RFC 6979), returns it canonical. */
+  signObject(json: string): string;
+  /** Frees the WebAssembly memory now (otherwise the garbage collector does). */
+  free(): void;
+}
+
+/** Throws unless the top-level ES256 `signature` of `json` verifies under `publicKey` (base64/base64url of the X9.62 point). */
+export function verifySignatureEs256(json: string, publicKey: string): void;
 /** Throws unless `signature` (64 bytes) signs `message` under `publicKey`. */
 export function verifyDetached(publicKey: string, message: Uint8Array, signature: Uint8Array): void;
 /** Any base64 spelling of a key as padded base64url. */

@@ -27,6 +27,7 @@ pub mod aip;
 pub mod attestation;
 pub mod consensus;
 pub mod errors;
+pub mod es256;
 pub mod keys;
 pub mod session;
 pub mod transcript;

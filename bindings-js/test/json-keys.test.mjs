@@ -232,3 +232,56 @@ test("free() releases an object's WebAssembly memory; using it afterwards throws
     assert.throws(() => use[i](o), Error);
   });
 });
+
+// ES256 (issue 24): the reference SDK's message (concordia-protocol 0.10.0,
+// sign_message(..., alg="ES256") with the key of scalar bytes 1..32) and its high-S twin,
+// which the SDK refuses; WebCrypto (ECDSA P-256, SHA-256) as an independent verifier.
+const ES256_KEY = "BFFcPW6545a5BNP-yn9U_c0MwemXvzddylFa0KbDtANfRTa-OlDzGPv5pUdZAqIhUCvvDVfgjFOyzApW8X2fk1Q=";
+const ES256_SIG = "MEUCIQDCbJPtS5AVE6yoVCADcYKeJ9viS43YVgV1jRCCSqdpqwIgOKr-uD_bCr7uIcvbTKhDAgytybG9tJzgMk_3-vExJWM=";
+const ES256_HIGH_S = "MEYCIQDCbJPtS5AVE6yoVCADcYKeJ9viS43YVgV1jRCCSqdpqwIhAMdVAUbAJPVCEd40JLNXvP2wOTD76WMBpMFp0sgLMf_u";
+const es256Message = (sig) => `{"concordia":"interop","n":1,"text":"h\\u00e9llo","signature":"${sig}"}`;
+
+test("Es256KeyPair and verifySignatureEs256", async () => {
+  const kp = c.Es256KeyPair.fromScalar(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
+  assert.equal(kp.publicKeyB64url(), ES256_KEY);
+  assert.deepEqual([...kp.scalar()], Array.from({ length: 32 }, (_, i) => i + 1));
+  c.verifySignatureEs256(es256Message(ES256_SIG), ES256_KEY);
+  assert.throws(() => c.verifySignatureEs256(es256Message(ES256_HIGH_S), ES256_KEY), {
+    name: "SignatureError",
+    code: "CONCORDIA_SIGNATURE",
+  });
+  assert.throws(() => c.verifySignatureEs256(es256Message(ES256_SIG.replace(/=+$/, "")), ES256_KEY), {
+    code: "CONCORDIA_ENCODING",
+  });
+  const off = kp.publicKey();
+  off[64] ^= 1;
+  assert.throws(() => c.verifySignatureEs256(es256Message(ES256_SIG), b64url(off)), { code: "CONCORDIA_ENCODING" });
+  assert.throws(() => c.Es256KeyPair.fromScalar(new Uint8Array(32)), { name: "InputError" });
+  // Deterministic canonical signing; WebCrypto verifies the DER signature (as r || s).
+  const signed = kp.signObject('{"b": 2, "a": 1}');
+  assert.equal(signed, kp.signObject('{"a":1,"b":2}'));
+  c.verifySignatureEs256(signed, ES256_KEY);
+  const obj = JSON.parse(signed);
+  const der = Buffer.from(obj.signature, "base64url");
+  const int = (at) => {
+    const len = der[at + 1];
+    const body = der.subarray(at + 2, at + 2 + len);
+    const out = new Uint8Array(32);
+    const mag = body.subarray(Math.max(0, body.length - 32));
+    out.set(mag, 32 - mag.length);
+    return [out, at + 2 + len];
+  };
+  const [r, next] = int(2);
+  const [s] = int(next);
+  const raw = new Uint8Array(64);
+  raw.set(r, 0);
+  raw.set(s, 32);
+  const key = await crypto.subtle.importKey("raw", kp.publicKey(), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+  const preimage = new TextEncoder().encode('{"a":1,"b":2}');
+  assert.ok(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, raw, preimage));
+  const g = c.Es256KeyPair.generate();
+  c.verifySignatureEs256(g.signObject("{}"), g.publicKeyB64url());
+  assert.throws(() => c.verifySignatureEs256(g.signObject("{}"), ES256_KEY), { code: "CONCORDIA_SIGNATURE" });
+  g.free();
+  kp.free();
+});
