@@ -284,6 +284,24 @@ fn duplicate_names_are_refused() {
         assert_eq!(streamed(&Pairs(pairs)), dup, "{pairs:?}");
     }
     assert_eq!(check(&Pairs(&[("b", 1), ("a", 2), ("c", 3)])), br#"{"a":2,"b":1,"c":3}"#);
+    // With no room after the output members move by rotation, which finds them too.
+    let mut exact = [0u8; 19];
+    assert_eq!(
+        to_canonical_slice(&Pairs(&[("b", 1), ("a", 2), ("b", 3)]), &mut exact),
+        Err(Error::Json { kind: Syntax::DuplicateKey, offset: 0 })
+    );
+}
+
+#[test]
+fn large_objects_out_of_order_match() {
+    // 200 names (the stack table holds 256) in reverse and in a scattered order, ASCII and
+    // not (sorted by UTF-16 code units).
+    let names: Vec<String> =
+        (0..200).map(|i| format!("k{:03}{}", (i * 7919) % 200, ["", "é", "😀", "\u{ff61}"][i % 4])).collect();
+    let reversed: Vec<(&str, i32)> = names.iter().rev().enumerate().map(|(i, n)| (n.as_str(), i as i32)).collect();
+    check(&Pairs(&reversed));
+    let scattered: Vec<(&str, i32)> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i as i32)).collect();
+    check(&Pairs(&scattered));
 }
 
 #[test]
