@@ -1,0 +1,165 @@
+package concordia
+
+// #include "concordia.h"
+// #include <stdlib.h>
+import "C"
+
+import (
+	"runtime"
+	"time"
+)
+
+// Verdict is a replay window's answer for one delivery of a message id.
+type Verdict uint32
+
+const (
+	// Fresh: the id was not seen inside the window; it is remembered now.
+	Fresh Verdict = C.CONCORDIA_AIP_FRESH
+	// Duplicate: the id was already seen inside the window (a replay).
+	Duplicate Verdict = C.CONCORDIA_AIP_DUPLICATE
+)
+
+// ReplayWindow remembers the AIP message ids seen in the last 600 seconds (the core's
+// replay rule, through the C ABI). It is not safe for concurrent use: guard it with a
+// mutex when goroutines share it. Close releases it (the finalizer does too).
+type ReplayWindow struct {
+	p *C.concordia_aip_replay_window
+}
+
+// NewReplayWindow makes an empty window for capacity ids (1 to the library's maximum,
+// 48 bytes each). An out-of-range capacity is InvalidArgument, memory exhaustion
+// LimitMemory.
+func NewReplayWindow(capacity int) (*ReplayWindow, error) {
+	if capacity < 0 {
+		return nil, &Error{Code: InvalidArgument, Class: InvalidArgument.Class(), Detail: "capacity must not be negative", Offset: -1}
+	}
+	var p *C.concordia_aip_replay_window
+	if err := call(func() C.concordia_result { return C.concordia_aip_replay_window_new(C.size_t(capacity), &p) }); err != nil {
+		return nil, err
+	}
+	w := &ReplayWindow{p: p}
+	runtime.SetFinalizer(w, (*ReplayWindow).Close)
+	return w, nil
+}
+
+// Close releases the window; it may be called more than once. A closed window's methods
+// return InvalidState.
+func (w *ReplayWindow) Close() {
+	if w.p != nil {
+		C.concordia_aip_replay_window_free(w.p)
+		w.p = nil
+	}
+	runtime.SetFinalizer(w, nil)
+}
+
+func (w *ReplayWindow) live() error {
+	if w == nil || w.p == nil {
+		return &Error{Code: InvalidState, Class: InvalidState.Class(), Detail: "replay window is closed", Offset: -1}
+	}
+	return nil
+}
+
+// Check judges one delivery of message id (a lowercase UUID v4) created at createdAt
+// (RFC 3339) at time now: Fresh (and remembered) or Duplicate. Temporal when createdAt is
+// more than 300 s ahead of now, more than 600 s old, or not after a cold start still in
+// force; LimitCapacity when the id is new and every slot holds an id still inside the
+// window; Schema for an id or time that does not parse. A failed check changes nothing.
+func (w *ReplayWindow) Check(id, createdAt string, now time.Time) (Verdict, error) {
+	if err := w.live(); err != nil {
+		return 0, err
+	}
+	var m cmem
+	defer m.free()
+	var v C.concordia_aip_verdict
+	err := call(func() C.concordia_result {
+		return C.concordia_aip_replay_window_check(w.p, m.str(id), m.str(createdAt), C.int64_t(now.Unix()), &v)
+	})
+	runtime.KeepAlive(w)
+	return Verdict(v), err
+}
+
+// Contains reports whether the id is remembered.
+func (w *ReplayWindow) Contains(id string) (bool, error) {
+	if err := w.live(); err != nil {
+		return false, err
+	}
+	var m cmem
+	defer m.free()
+	var out C.uint8_t
+	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_contains(w.p, m.str(id), &out) })
+	runtime.KeepAlive(w)
+	return out == 1, err
+}
+
+// Len returns the number of ids remembered and the capacity.
+func (w *ReplayWindow) Len() (n, capacity int, err error) {
+	if err = w.live(); err != nil {
+		return 0, 0, err
+	}
+	var l, c C.size_t
+	err = call(func() C.concordia_result { return C.concordia_aip_replay_window_len(w.p, &l, &c) })
+	runtime.KeepAlive(w)
+	return int(l), int(c), err
+}
+
+// Snapshot is the window's state as versioned, checksummed bytes. Save it before acting
+// on a Fresh verdict and give it to Restore after a restart.
+func (w *ReplayWindow) Snapshot() ([]byte, error) {
+	if err := w.live(); err != nil {
+		return nil, err
+	}
+	b, err := output(func(out *C.uint8_t, cap C.size_t, n *C.size_t) C.concordia_result {
+		return C.concordia_aip_replay_window_snapshot(w.p, out, cap, n)
+	})
+	runtime.KeepAlive(w)
+	return b, err
+}
+
+// Restore replaces the window's state with a snapshot. It fails closed: truncated,
+// corrupt or foreign bytes (Encoding) or more ids than the capacity (LimitCapacity) leave
+// the window emptied and cold-started at now.
+func (w *ReplayWindow) Restore(snapshot []byte, now time.Time) error {
+	if err := w.live(); err != nil {
+		return err
+	}
+	err := call(func() C.concordia_result {
+		return C.concordia_aip_replay_window_restore(w.p, ptr(snapshot), C.size_t(len(snapshot)), C.int64_t(now.Unix()))
+	})
+	runtime.KeepAlive(snapshot)
+	runtime.KeepAlive(w)
+	return err
+}
+
+// ColdStart forgets every id and starts cold at now (when there is no snapshot): for
+// 600 s, envelopes created at or before now are refused (Temporal), since they may have
+// been accepted before the restart.
+func (w *ReplayWindow) ColdStart(now time.Time) error {
+	if err := w.live(); err != nil {
+		return err
+	}
+	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_cold_start(w.p, C.int64_t(now.Unix())) })
+	runtime.KeepAlive(w)
+	return err
+}
+
+// EndColdStart drops the cold-start guard: the caller accepts that envelopes created
+// before the cold start may be replays.
+func (w *ReplayWindow) EndColdStart() error {
+	if err := w.live(); err != nil {
+		return err
+	}
+	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_end_cold_start(w.p) })
+	runtime.KeepAlive(w)
+	return err
+}
+
+// ColdStarted reports whether a cold-start guard is in force.
+func (w *ReplayWindow) ColdStarted() (bool, error) {
+	if err := w.live(); err != nil {
+		return false, err
+	}
+	var out C.uint8_t
+	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_is_cold_started(w.p, &out) })
+	runtime.KeepAlive(w)
+	return out == 1, err
+}
