@@ -63,6 +63,7 @@ check_drift() {
     trap 'rm -rf "$gen"' RETURN
     echo "==> uniffi-bindgen generate --language swift --language kotlin (--no-format)"
     generate swift kotlin "$gen"
+    step python3 tools/ci/uniffi_kotlin_guard.py "$gen/$KOTLIN_FILE"
     echo "==> concordia demo ${DEMO_ARGS[*]} (XCTest fixtures)"
     target/release/concordia demo "${DEMO_ARGS[@]}" --out "$gen/demo" >/dev/null
     # Layout of the committed copies: the Swift source target, the C module of the

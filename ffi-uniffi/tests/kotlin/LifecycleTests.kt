@@ -12,6 +12,7 @@ import io.github.concordia_rs.concordia.ProtocolException
 import io.github.concordia_rs.concordia.Role
 import io.github.concordia_rs.concordia.Session
 import io.github.concordia_rs.concordia.TranscriptVerifier
+import io.github.concordia_rs.concordia.aipDidKey
 import java.time.Instant
 import java.util.concurrent.Callable
 import java.util.concurrent.CountDownLatch
@@ -44,6 +45,19 @@ object LifecycleTests : Group() {
             val v = TranscriptVerifier(Demo.instance.keys)
             v.close()
             assertThrows<IllegalStateException>("already been destroyed") { v.push(Demo.instance.messages[0]) }
+        }
+
+        test("closedObjectAsArgumentThrows") {
+            // An object passed as an argument is lowered through uniffiCloneHandle(), which the
+            // generated code left unguarded (a use after free in Rust); the committed bindings
+            // guard it (tools/ci/uniffi_kotlin_guard.py), so this is an exception, not UB.
+            val kp = KeyPair.fromSeed(RFC8032_SEED)
+            val did = aipDidKey(kp)
+            kp.close()
+            assertThrows<IllegalStateException>("already been destroyed") { aipDidKey(kp) }
+            val again = KeyPair.fromSeed(RFC8032_SEED)
+            assertEquals(did, aipDidKey(again)) // the library is unharmed
+            again.close()
         }
 
         test("returnedObjectsOutliveTheirSource") {

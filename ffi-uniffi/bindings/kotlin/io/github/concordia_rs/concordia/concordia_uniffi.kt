@@ -2267,8 +2267,26 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
         if (handle == 0.toLong()) {
             throw InternalException("uniffiCloneHandle() called on NoHandle object");
         }
-        return uniffiRustCall() { status ->
-            UniffiLib.uniffi_concordia_uniffi_fn_clone_aipkeypair(handle, status)
+        // Guarded by tools/ci/uniffi_kotlin_guard.py: a destroyed object is refused here too,
+        // not only in callWithHandle (an object passed as an argument is lowered through
+        // this function alone).
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        try {
+            return uniffiRustCall() { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_clone_aipkeypair(handle, status)
+            }
+        } finally {
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
         }
     }
 
@@ -2872,8 +2890,26 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
         if (handle == 0.toLong()) {
             throw InternalException("uniffiCloneHandle() called on NoHandle object");
         }
-        return uniffiRustCall() { status ->
-            UniffiLib.uniffi_concordia_uniffi_fn_clone_aipreplaywindow(handle, status)
+        // Guarded by tools/ci/uniffi_kotlin_guard.py: a destroyed object is refused here too,
+        // not only in callWithHandle (an object passed as an argument is lowered through
+        // this function alone).
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        try {
+            return uniffiRustCall() { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_clone_aipreplaywindow(handle, status)
+            }
+        } finally {
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
         }
     }
 
@@ -3335,8 +3371,26 @@ open class ConsensusRoom: Disposable, AutoCloseable, ConsensusRoomInterface
         if (handle == 0.toLong()) {
             throw InternalException("uniffiCloneHandle() called on NoHandle object");
         }
-        return uniffiRustCall() { status ->
-            UniffiLib.uniffi_concordia_uniffi_fn_clone_consensusroom(handle, status)
+        // Guarded by tools/ci/uniffi_kotlin_guard.py: a destroyed object is refused here too,
+        // not only in callWithHandle (an object passed as an argument is lowered through
+        // this function alone).
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        try {
+            return uniffiRustCall() { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_clone_consensusroom(handle, status)
+            }
+        } finally {
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
         }
     }
 
@@ -3658,8 +3712,26 @@ open class Es256KeyPair: Disposable, AutoCloseable, Es256KeyPairInterface
         if (handle == 0.toLong()) {
             throw InternalException("uniffiCloneHandle() called on NoHandle object");
         }
-        return uniffiRustCall() { status ->
-            UniffiLib.uniffi_concordia_uniffi_fn_clone_es256keypair(handle, status)
+        // Guarded by tools/ci/uniffi_kotlin_guard.py: a destroyed object is refused here too,
+        // not only in callWithHandle (an object passed as an argument is lowered through
+        // this function alone).
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        try {
+            return uniffiRustCall() { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_clone_es256keypair(handle, status)
+            }
+        } finally {
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
         }
     }
 
@@ -4034,8 +4106,26 @@ open class KeyPair: Disposable, AutoCloseable, KeyPairInterface
         if (handle == 0.toLong()) {
             throw InternalException("uniffiCloneHandle() called on NoHandle object");
         }
-        return uniffiRustCall() { status ->
-            UniffiLib.uniffi_concordia_uniffi_fn_clone_keypair(handle, status)
+        // Guarded by tools/ci/uniffi_kotlin_guard.py: a destroyed object is refused here too,
+        // not only in callWithHandle (an object passed as an argument is lowered through
+        // this function alone).
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        try {
+            return uniffiRustCall() { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_clone_keypair(handle, status)
+            }
+        } finally {
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
         }
     }
 
@@ -4518,8 +4608,26 @@ open class Session: Disposable, AutoCloseable, SessionInterface
         if (handle == 0.toLong()) {
             throw InternalException("uniffiCloneHandle() called on NoHandle object");
         }
-        return uniffiRustCall() { status ->
-            UniffiLib.uniffi_concordia_uniffi_fn_clone_session(handle, status)
+        // Guarded by tools/ci/uniffi_kotlin_guard.py: a destroyed object is refused here too,
+        // not only in callWithHandle (an object passed as an argument is lowered through
+        // this function alone).
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        try {
+            return uniffiRustCall() { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_clone_session(handle, status)
+            }
+        } finally {
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
         }
     }
 
@@ -5055,8 +5163,26 @@ open class TranscriptVerifier: Disposable, AutoCloseable, TranscriptVerifierInte
         if (handle == 0.toLong()) {
             throw InternalException("uniffiCloneHandle() called on NoHandle object");
         }
-        return uniffiRustCall() { status ->
-            UniffiLib.uniffi_concordia_uniffi_fn_clone_transcriptverifier(handle, status)
+        // Guarded by tools/ci/uniffi_kotlin_guard.py: a destroyed object is refused here too,
+        // not only in callWithHandle (an object passed as an argument is lowered through
+        // this function alone).
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        try {
+            return uniffiRustCall() { status ->
+                UniffiLib.uniffi_concordia_uniffi_fn_clone_transcriptverifier(handle, status)
+            }
+        } finally {
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
         }
     }
 
