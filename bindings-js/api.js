@@ -30,6 +30,7 @@ export {
   consensusParseCommand,
   consensusVerifyArtifact,
   consensusRoomOutcome,
+  ConsensusRoom,
   aipParseHandle,
   aipHandle,
   aipParseDidDocument,

@@ -270,6 +270,21 @@ export function consensusRoomOutcome(
   refused: { index: number; status: number; reason: string; message: string }[];
 };
 
+/** A live room: the venue's state machine, command by command. */
+export class ConsensusRoom {
+  constructor(revision: number, digest: string, deadline: Time, roster: { id: string; kind: "human" | "agent" }[]);
+  /** 201 new event, 200 exact replay; a 400/404/409 refusal changes nothing (`refused` says why). */
+  apply(
+    participant: string,
+    wireJson: string,
+    idempotencyKey: string | undefined,
+    now: Time,
+  ): { status: number; event?: number; outcome: ConsensusOutcome; refused?: string };
+  outcome(now: Time): ConsensusOutcome;
+  eventCount(): number;
+  free(): void;
+}
+
 // ------------------------------------------------------------------ AIP
 
 export interface AipHandle {

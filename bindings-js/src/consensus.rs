@@ -7,12 +7,14 @@ use concordia_core::consensus::artifact;
 use concordia_core::consensus::command::{Action, Command};
 use concordia_core::consensus::digest as cdigest;
 use concordia_core::consensus::invitation::{Invitation, Origin};
+use concordia_core::consensus::room::{Room, FULL_CAPACITY};
 use concordia_core::consensus::Outcome;
 use concordia_core::json::{Node, Options};
+use concordia_host::consensus::{apply_wire, new_room};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::JsResult;
-use crate::util::{timestamp, utf8, whole, Obj};
+use crate::util::{elements, string, timestamp, utf8, whole, Obj};
 
 fn with_revision(json: &str, f: impl FnOnce(concordia_core::json::Value<'_>) -> JsResult<String>) -> JsResult<String> {
     let mut nodes = concordia_host::Nodes::new();
@@ -192,4 +194,82 @@ pub fn consensus_room_outcome(room_json: &str, now: &JsValue) -> JsResult<JsValu
         .set("accepted", r.room.events().len() as f64)
         .set("refused", refused)
         .build())
+}
+
+/// A live room, the venue's state machine (`concordia_core::consensus::room::Room`, through
+/// `concordia_host::consensus::{new_room, apply_wire}` as every surface): one locked
+/// revision, a deadline, a roster of 2 to 8 participants, commands applied one by one.
+#[wasm_bindgen]
+pub struct ConsensusRoom {
+    inner: Box<Room<FULL_CAPACITY>>,
+}
+
+#[wasm_bindgen]
+impl ConsensusRoom {
+    /// A pending room for `revision` (a whole number >= 1) with `digest` (64 hex,
+    /// optionally `sha256:`-prefixed), closing at `deadline` (a `Date`), with `roster`
+    /// (`[{id, kind: "human" | "agent"}]`).
+    ///
+    /// # Errors
+    /// `InputError` for a malformed argument, `SchemaError` / `LimitError` for a roster the
+    /// room refuses (no human, a repeated id, more than 8 participants).
+    #[wasm_bindgen(constructor)]
+    pub fn new(revision: f64, digest: &str, deadline: &JsValue, roster: &JsValue) -> JsResult<ConsensusRoom> {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked by `whole`
+        let revision =
+            whole(&JsValue::from_f64(revision), 9_007_199_254_740_991.0, "revision must be a whole number")? as u64;
+        let what = "a roster entry is {id, kind: \"human\" | \"agent\"}";
+        let entries: Vec<(String, String)> = elements(roster, "roster must be an array")?
+            .iter()
+            .map(|p| Ok((string(p, "id", what)?, string(p, "kind", what)?)))
+            .collect::<JsResult<_>>()?;
+        let members: Vec<(&str, &str)> = entries.iter().map(|(id, kind)| (id.as_str(), kind.as_str())).collect();
+        Ok(ConsensusRoom { inner: new_room(revision, digest, timestamp(deadline)?, &members)? })
+    }
+
+    /// Applies a command's wire body (from `consensusBuildCommand`) from `participant` at
+    /// `now` with its `Idempotency-Key` (`undefined`: the command's derived key), as the
+    /// venue answers: `{status, event, outcome, refused}` — 201 a new event, 200 an exact
+    /// replay (with the event's index), or a 400/404/409 refusal (`event` undefined,
+    /// `refused` its text, e.g. `409 stale_digest`), which changes nothing.
+    ///
+    /// # Errors
+    /// `InputError` for a malformed `now`.
+    pub fn apply(
+        &mut self,
+        participant: &str,
+        wire_json: &str,
+        idempotency_key: Option<String>,
+        now: &JsValue,
+    ) -> JsResult<JsValue> {
+        let now = timestamp(now)?;
+        #[allow(clippy::cast_precision_loss)]
+        Ok(match apply_wire(&mut self.inner, participant, wire_json.as_bytes(), idempotency_key.as_deref(), now) {
+            Ok(a) => Obj::new()
+                .set("status", a.status)
+                .set("event", a.event as f64)
+                .set("outcome", a.outcome.as_str())
+                .build(),
+            Err(r) => Obj::new()
+                .set("status", r.status())
+                .set("outcome", self.inner.outcome(now).as_str())
+                .set("refused", r.to_string())
+                .build(),
+        })
+    }
+
+    /// The outcome at `now` (a pending round at or past its deadline reads as `expired`).
+    ///
+    /// # Errors
+    /// `InputError` for a malformed `now`.
+    pub fn outcome(&self, now: &JsValue) -> JsResult<String> {
+        Ok(self.inner.outcome(timestamp(now)?).as_str().to_string())
+    }
+
+    /// Events in the log.
+    #[wasm_bindgen(js_name = eventCount)]
+    #[allow(clippy::cast_precision_loss)]
+    pub fn event_count(&self) -> f64 {
+        self.inner.events().len() as f64
+    }
 }

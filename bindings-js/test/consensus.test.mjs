@@ -151,3 +151,70 @@ test("consensusRoomOutcome matches `concordia consensus outcome`", () => {
   assert.throws(() => c.consensusRoomOutcome(JSON.stringify({ ...room, events: {} }), new Date()), { name: "SchemaError" });
   assert.throws(() => c.consensusRoomOutcome("[", new Date()), { name: "InputError" });
 });
+
+test("ConsensusRoom: command by command, as consensusRoomOutcome and `concordia consensus outcome` replay it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "concordia-js-live-room-"));
+  const room = JSON.parse(readFileSync(join(ROOT, "examples", "consensus", "room.json"), "utf8"));
+  const stale = structuredClone(room);
+  stale.events[3].digest = "0".repeat(64);
+  stale.events.push({ participant: "ghost", action: "agree", body: "", revision: 1, digest: room.digest, at: "2026-09-06T12:08:00Z" });
+  stale.events.push({ participant: "dana", action: "agree" });
+  for (const [doc, now] of [
+    [room, "2026-09-07T00:00:00Z"],
+    [{ ...room, events: room.events.slice(0, 2) }, "2026-09-11T00:00:00Z"],
+    [stale, "2026-09-07T00:00:00Z"],
+  ]) {
+    const live = new c.ConsensusRoom(doc.revision, doc.digest, new Date(doc.deadline), doc.roster);
+    const refused = [];
+    doc.events.forEach((ev, i) => {
+      const wire = JSON.stringify(Object.fromEntries(["action", "body", "revision", "digest"].filter((k) => k in ev).map((k) => [k, ev[k]])));
+      const r = live.apply(ev.participant, wire, ev.idempotency_key, new Date(ev.at ?? "2026-09-06T12:00:00Z"));
+      if (r.refused !== undefined) {
+        assert.equal(r.event, undefined);
+        assert.ok(r.refused.startsWith(String(r.status)));
+        refused.push(i);
+      }
+    });
+    const want = c.consensusRoomOutcome(JSON.stringify(doc), new Date(now));
+    writeFileSync(join(dir, "room.json"), JSON.stringify(doc));
+    const cli = spawnSync(CLI, ["consensus", "outcome", join(dir, "room.json"), "--now", now], { encoding: "utf8" });
+    assert.equal(live.outcome(new Date(now)), want.outcome);
+    assert.equal(want.outcome, cli.stdout.trim());
+    assert.deepEqual(refused, want.refused.map((e) => e.index));
+    assert.equal(live.eventCount(), want.accepted);
+    live.free();
+  }
+});
+
+test("ConsensusRoom: statuses and refusals as the venue answers them", () => {
+  const D = "a39a0a21abf129e36aac6299298167f0f0ee3f6dbca6bbecc8079ec894131099";
+  const roster = [{ id: "dana", kind: "human" }, { id: "bot", kind: "agent" }];
+  const room = new c.ConsensusRoom(1, D, new Date("2026-09-10T00:00:00Z"), roster);
+  const agree = c.consensusBuildCommand("agree", "", 1, D);
+  const t = new Date("2026-09-06T12:00:00Z");
+  assert.deepEqual(room.apply("dana", agree.wireBody, undefined, t), { status: 201, event: 0, outcome: "pending" });
+  assert.deepEqual(room.apply("dana", agree.wireBody, agree.idempotencyKey, t), { status: 200, event: 0, outcome: "pending" });
+  const disagree = c.consensusBuildCommand("disagree", "", 1, D);
+  assert.equal(room.apply("dana", disagree.wireBody, undefined, t).refused, "409 duplicate_decision");
+  assert.equal(room.apply("eve", agree.wireBody, undefined, t).refused, "404 not_found");
+  assert.equal(room.apply("bot", '{"action":"agree"}', undefined, t).status, 400);
+  assert.equal(room.apply("bot", c.consensusBuildCommand("agree", "", 1, "0".repeat(64)).wireBody, undefined, t).refused, "409 stale_digest");
+  assert.equal(room.eventCount(), 1); // refusals changed nothing
+  assert.deepEqual(room.apply("bot", agree.wireBody, undefined, t), { status: 201, event: 1, outcome: "reached" });
+  assert.equal(room.outcome(t), "reached");
+  const late = new c.ConsensusRoom(1, D, new Date("2026-09-10T00:00:00Z"), roster);
+  assert.equal(late.outcome(new Date("2026-09-09T23:59:59Z")), "pending");
+  assert.equal(late.apply("dana", agree.wireBody, undefined, new Date("2026-09-10T00:00:00Z")).refused, "409 expired");
+  assert.equal(late.outcome(new Date("2026-09-10T00:00:00Z")), "expired");
+  assert.equal(late.eventCount(), 0);
+  const deadline = new Date(0);
+  assert.throws(() => new c.ConsensusRoom(1, D, deadline, [{ id: "bot", kind: "agent" }, { id: "bot2", kind: "agent" }]), { name: "SchemaError" });
+  assert.throws(() => new c.ConsensusRoom(1, D, deadline, [{ id: "dana", kind: "robot" }, roster[1]]), { name: "SchemaError" });
+  assert.throws(() => new c.ConsensusRoom(0, D, deadline, roster), { name: "SchemaError" });
+  assert.throws(() => new c.ConsensusRoom(1, "xyz", deadline, roster), { name: "InputError", code: "CONCORDIA_ENCODING" });
+  assert.throws(() => new c.ConsensusRoom(1.5, D, deadline, roster), { name: "InputError" });
+  assert.throws(() => new c.ConsensusRoom(1, D, deadline, "dana"), { name: "InputError" });
+  assert.throws(() => new c.ConsensusRoom(1, D, deadline, [{ id: "dana" }, roster[1]]), { name: "InputError" });
+  room.free();
+  assert.throws(() => room.outcome(t));
+});
