@@ -123,19 +123,25 @@ test("CONSENSUS.md artifacts", () => {
   assert.throws(() => c.consensusVerifyArtifact(body, field, digest.toString("hex"), "done"), { name: "SchemaError" });
 });
 
-test("consensusRoomOutcome matches `concordia consensus outcome`", () => {
-  const dir = mkdtempSync(join(tmpdir(), "concordia-js-room-"));
+/** The example room log, the same cut short (expired at `now`), and one with refused events
+ * (a stale digest, an unknown participant, a malformed command), each with the time it is judged at. */
+function roomCases() {
   const room = JSON.parse(readFileSync(join(ROOT, "examples", "consensus", "room.json"), "utf8"));
   const stale = structuredClone(room);
   stale.events[3].digest = "0".repeat(64);
   stale.events.push({ participant: "ghost", action: "agree", body: "", revision: 1, digest: room.digest, at: "2026-09-06T12:08:00Z" });
   stale.events.push({ participant: "dana", action: "agree" });
-  let got;
-  for (const [r, now] of [
+  return [
     [room, "2026-09-07T00:00:00Z"],
     [{ ...room, events: room.events.slice(0, 2) }, "2026-09-11T00:00:00Z"],
     [stale, "2026-09-07T00:00:00Z"],
-  ]) {
+  ];
+}
+
+test("consensusRoomOutcome matches `concordia consensus outcome`", () => {
+  const dir = mkdtempSync(join(tmpdir(), "concordia-js-room-"));
+  let got;
+  for (const [r, now] of roomCases()) {
     writeFileSync(join(dir, "room.json"), JSON.stringify(r));
     const out = spawnSync(CLI, ["consensus", "outcome", join(dir, "room.json"), "--now", now], { encoding: "utf8" });
     got = c.consensusRoomOutcome(JSON.stringify(r), new Date(now));
@@ -154,16 +160,7 @@ test("consensusRoomOutcome matches `concordia consensus outcome`", () => {
 
 test("ConsensusRoom: command by command, as consensusRoomOutcome and `concordia consensus outcome` replay it", () => {
   const dir = mkdtempSync(join(tmpdir(), "concordia-js-live-room-"));
-  const room = JSON.parse(readFileSync(join(ROOT, "examples", "consensus", "room.json"), "utf8"));
-  const stale = structuredClone(room);
-  stale.events[3].digest = "0".repeat(64);
-  stale.events.push({ participant: "ghost", action: "agree", body: "", revision: 1, digest: room.digest, at: "2026-09-06T12:08:00Z" });
-  stale.events.push({ participant: "dana", action: "agree" });
-  for (const [doc, now] of [
-    [room, "2026-09-07T00:00:00Z"],
-    [{ ...room, events: room.events.slice(0, 2) }, "2026-09-11T00:00:00Z"],
-    [stale, "2026-09-07T00:00:00Z"],
-  ]) {
+  for (const [doc, now] of roomCases()) {
     const live = new c.ConsensusRoom(doc.revision, doc.digest, new Date(doc.deadline), doc.roster);
     const refused = [];
     doc.events.forEach((ev, i) => {
