@@ -154,7 +154,7 @@ test("consensusRoomOutcome matches `concordia consensus outcome`", () => {
   assert.deepEqual(got.refused[0], { index: 3, status: 409, reason: "stale_digest", message: "409 stale_digest" });
   assert.equal(got.outcome, "pending");
   assert.equal(got.accepted, 3);
-  assert.throws(() => c.consensusRoomOutcome(JSON.stringify({ ...room, events: {} }), new Date()), { name: "SchemaError" });
+  assert.throws(() => c.consensusRoomOutcome(JSON.stringify({ ...roomCases()[0][0], events: {} }), new Date()), { name: "SchemaError" });
   assert.throws(() => c.consensusRoomOutcome("[", new Date()), { name: "InputError" });
 });
 
