@@ -167,6 +167,30 @@ use crate::preimage::{Preimage, Whole, WithoutSignature};
 use crate::sign::{KeyPair, PublicKey, Signature, VerifySink};
 use crate::sink::Sink;
 
+/// The four serde traits of array-like containers (sequences, tuples, tuple structs, tuple
+/// variants), which both writers handle alike: each element through the container's
+/// `element`, the close through `$end`.
+macro_rules! array_like {
+    ([$($generics:tt)*] $container:ty, end = $end:path) => {
+        array_like!(@one [$($generics)*] $container, $end, SerializeSeq, serialize_element);
+        array_like!(@one [$($generics)*] $container, $end, SerializeTuple, serialize_element);
+        array_like!(@one [$($generics)*] $container, $end, SerializeTupleStruct, serialize_field);
+        array_like!(@one [$($generics)*] $container, $end, SerializeTupleVariant, serialize_field);
+    };
+    (@one [$($generics:tt)*] $container:ty, $end:path, $tr:ident, $method:ident) => {
+        impl<$($generics)*> ::serde::ser::$tr for $container {
+            type Ok = ();
+            type Error = crate::error::Error;
+            fn $method<T: ::serde::Serialize + ?Sized>(&mut self, value: &T) -> crate::error::Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> crate::error::Result<()> {
+                $end(self)
+            }
+        }
+    };
+}
+
 mod de;
 mod ser;
 mod stream;

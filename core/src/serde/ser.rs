@@ -539,49 +539,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
     }
 }
 
-impl<P: Preimage + ?Sized> ser::SerializeSeq for Compound<'_, '_, '_, '_, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.end_array()
-    }
-}
-
-impl<P: Preimage + ?Sized> ser::SerializeTuple for Compound<'_, '_, '_, '_, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.end_array()
-    }
-}
-
-impl<P: Preimage + ?Sized> ser::SerializeTupleStruct for Compound<'_, '_, '_, '_, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.end_array()
-    }
-}
-
-impl<P: Preimage + ?Sized> ser::SerializeTupleVariant for Compound<'_, '_, '_, '_, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.end_array()
-    }
-}
+array_like!([P: Preimage + ?Sized] Compound<'_, '_, '_, '_, P>, end = Compound::end_array);
 
 impl<P: Preimage + ?Sized> ser::SerializeMap for Compound<'_, '_, '_, '_, P> {
     type Ok = ();

@@ -419,49 +419,7 @@ impl<'a, 'v, 's, 'r, S: Sink + ?Sized, P: Preimage + ?Sized> ser::Serializer for
     }
 }
 
-impl<S: Sink + ?Sized, P: Preimage + ?Sized> ser::SerializeSeq for Items<'_, '_, '_, '_, S, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Items::end(self)
-    }
-}
-
-impl<S: Sink + ?Sized, P: Preimage + ?Sized> ser::SerializeTuple for Items<'_, '_, '_, '_, S, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Items::end(self)
-    }
-}
-
-impl<S: Sink + ?Sized, P: Preimage + ?Sized> ser::SerializeTupleStruct for Items<'_, '_, '_, '_, S, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Items::end(self)
-    }
-}
-
-impl<S: Sink + ?Sized, P: Preimage + ?Sized> ser::SerializeTupleVariant for Items<'_, '_, '_, '_, S, P> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Items::end(self)
-    }
-}
+array_like!([S: Sink + ?Sized, P: Preimage + ?Sized] Items<'_, '_, '_, '_, S, P>, end = Items::end);
 
 impl<S: Sink + ?Sized, P: Preimage + ?Sized> ser::SerializeMap for Items<'_, '_, '_, '_, S, P> {
     type Ok = ();
