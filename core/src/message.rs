@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::jcs;
 use crate::json::{Kind, Str, Value};
 use crate::preimage::WithoutSignature;
-use crate::sign::{KeyPair, PublicKey, Signature, VerifySink};
+use crate::sign::{KeyPair, PreparedKey, PublicKey, Signature, VerifySink};
 use crate::sink::{Sink, SliceSink};
 
 /// The protocol version the reference SDK writes into `concordia`.
@@ -80,12 +80,28 @@ pub fn public_key_from_value(value: Value<'_>) -> Result<PublicKey> {
 /// [`Error::Schema`] when there is no string `signature` member, [`Error::Encoding`] when
 /// it is not base64url of 64 bytes, [`Error::Signature`] when it does not verify.
 pub fn verify_signed_object(object: Value<'_>, key: &PublicKey) -> Result<()> {
+    verify_signed_object_with(object, key.prepare())
+}
+
+/// [`verify_signed_object`] under a key checked and decoded beforehand
+/// ([`PublicKey::prepare`]); the same verdicts.
+///
+/// # Errors
+/// As [`verify_signed_object`].
+pub fn verify_signed_object_prepared(object: Value<'_>, key: &PreparedKey) -> Result<()> {
+    verify_signed_object_with(object, Ok(*key))
+}
+
+/// [`verify_signed_object`] with the key already prepared, or the refusal preparing it
+/// gave, which counts only after the checks of the signature member (so the refusals come
+/// in the same order whichever way the key arrives).
+pub(crate) fn verify_signed_object_with(object: Value<'_>, key: Result<PreparedKey>) -> Result<()> {
     if object.kind() != Kind::Object {
         return Err(Error::Schema("signed value must be an object"));
     }
     let sig =
         signature_from_value(object.get("signature").ok_or(Error::Schema(crate::error::detail::SIGNATURE_MISSING))?)?;
-    let mut sink = VerifySink::new(key, &sig)?;
+    let mut sink = VerifySink::with_key(&key?, &sig)?;
     jcs::write_with(object, &WithoutSignature, &mut sink)?;
     sink.finish()
 }
@@ -347,6 +363,15 @@ const SIGNATURE_MEMBER_LEN: usize = 103;
 pub trait KeyResolver {
     /// The Ed25519 public key registered for `agent_id`, if any.
     fn resolve(&self, agent_id: Str<'_>) -> Option<PublicKey>;
+
+    /// The key registered for `agent_id`, checked and decoded ([`PublicKey::prepare`]):
+    /// `Some(Err(Error::Signature))` for a key that is not a valid point. Verification asks
+    /// for keys this way; a resolver that serves many verifications (a key map, a
+    /// transcript's parties) overrides it to prepare each key once. An override must
+    /// return what the default returns.
+    fn resolve_prepared(&self, agent_id: Str<'_>) -> Option<Result<PreparedKey>> {
+        self.resolve(agent_id).map(|k| k.prepare())
+    }
 }
 
 impl<F: Fn(Str<'_>) -> Option<PublicKey>> KeyResolver for F {
@@ -388,8 +413,8 @@ pub fn sender(message: Value<'_>) -> Result<Str<'_>> {
 /// [`Error::UnknownKey`] when it does not resolve, and the errors of
 /// [`verify_signed_object`].
 pub fn verify_from_sender<R: KeyResolver + ?Sized>(message: Value<'_>, keys: &R) -> Result<()> {
-    let key = keys.resolve(sender(message)?).ok_or(Error::UnknownKey)?;
-    verify_signed_object(message, &key)
+    let key = keys.resolve_prepared(sender(message)?).ok_or(Error::UnknownKey)?;
+    verify_signed_object_with(message, key)
 }
 
 /// Verifies a transcript one message at a time in O(1) memory.

@@ -542,10 +542,10 @@ impl<const P: usize, const T: usize> Session<P, T> {
             return Err(Error::Schema(crate::error::detail::SIGNATURE_MISSING));
         }
         let party = self.parties.iter().position(|p| sender.eq_str(&p.agent_id));
-        let key = keys.resolve(sender).ok_or(Error::UnknownKey)?;
+        let key = keys.resolve_prepared(sender).ok_or(Error::UnknownKey)?;
         // Any signature text that does not decode is one refusal,
         // `Encoding(detail::SIGNATURE_ENCODING)` (from `message::signature_from_value`).
-        message::verify_signed_object(msg, &key)?;
+        message::verify_signed_object_with(msg, key)?;
         // A present session_id or prev_hash is compared where the SDK compares it; an absent
         // (or null) one, which the SDK lets through, is refused after all the SDK's checks.
         let sid = msg.get("session_id").filter(|s| !s.is_null());

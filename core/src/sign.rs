@@ -10,7 +10,9 @@
 //!
 //! * `S` is reduced (`S < L`),
 //! * `A` is the canonical encoding of a curve point that does not have small order,
-//! * `R` decodes to a curve point that does not have small order, and
+//! * `R` is the canonical encoding of a curve point that does not have small order (the
+//!   small-order encodings are refused by their `y` before the equation; one that is not a
+//!   point at all can never equal the encoding the equation computes), and
 //! * the canonical encoding of `[S]B - [k]A`, with `k = SHA-512(R || A || M) mod L`, equals
 //!   the 32 bytes of `R`.
 //!
@@ -65,17 +67,21 @@ impl PublicKey {
     /// # Errors
     /// [`Error::Signature`] otherwise.
     pub fn validate(&self) -> Result<()> {
-        self.verifying_key().map(|_| ())
+        self.prepare().map(|_| ())
     }
 
-    /// The key as ed25519-dalek's verifying key, after the point checks: the encoding is
-    /// canonical (`y < p`, no sign bit on `x = 0`) and the point does not have small order.
-    fn verifying_key(&self) -> Result<ed25519_dalek::VerifyingKey> {
+    /// The key checked and decoded once, for verifying many signatures under it
+    /// ([`PreparedKey`]): the encoding is canonical (`y < p`, no sign bit on `x = 0`) and
+    /// the point does not have small order.
+    ///
+    /// # Errors
+    /// [`Error::Signature`] otherwise (the refusal [`verify`] gives for such a key).
+    pub fn prepare(&self) -> Result<PreparedKey> {
         if !canonical_y(&self.0) {
             return Err(Error::Signature);
         }
         match ed25519_dalek::VerifyingKey::from_bytes(&self.0) {
-            Ok(key) if !key.is_weak() => Ok(key),
+            Ok(key) if !key.is_weak() => Ok(PreparedKey(key)),
             _ => Err(Error::Signature),
         }
     }
@@ -103,6 +109,38 @@ impl PublicKey {
         let mut buf = [0u8; 44];
         let n = encoding::encode_base64url(&self.0, &mut buf).unwrap_or(0);
         ascii_string(buf.get(..n).unwrap_or_default())
+    }
+}
+
+/// A public key that passed the point checks, with its point decoded: verifying under it
+/// skips the decoding (a square root in the field, about a tenth of a verification), which
+/// pays when one key verifies many signatures (a transcript's parties, a key map).
+/// Verifications under a `PreparedKey` and under its [`PublicKey`] give the same verdicts.
+///
+/// ```
+/// use concordia_core::sign::{self, KeyPair};
+///
+/// let kp = KeyPair::from_seed(&[7; 32]);
+/// let key = kp.public_key().prepare()?;
+/// let sig = kp.sign(b"offer");
+/// assert!(sign::verify_prepared(&key, b"offer", &sig).is_ok());
+/// assert!(sign::verify_prepared(&key, b"offer!", &sig).is_err());
+/// # Ok::<(), concordia_core::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PreparedKey(ed25519_dalek::VerifyingKey);
+
+impl PreparedKey {
+    /// The key's 32-byte encoding.
+    #[must_use]
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey(self.0.to_bytes())
+    }
+}
+
+impl fmt::Debug for PreparedKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("PreparedKey").field(&self.public_key()).finish()
     }
 }
 
@@ -265,17 +303,44 @@ fn canonical_y(enc: &[u8; 32]) -> bool {
     !(high == 0x7f && enc[1..31].iter().all(|&b| b == 0xff) && low >= 0xed)
 }
 
-/// Checks `R` before the equation: a canonical encoding of a curve point that does not have
-/// small order. (A non-canonical `R` could never equal the encoding the equation computes;
-/// refusing it here only makes the refusal early.)
+/// The `y` coordinates (little-endian, sign bit clear) of the eight points of small order:
+/// `1` (the identity), `p - 1` (order 2), `0` (order 4, both `x`), and the two of order 8
+/// (each with both `x`). A unit test derives them from curve25519-dalek's `EIGHT_TORSION`.
+const SMALL_ORDER_Y: [[u8; 32]; 5] = [
+    [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [
+        0xec, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+    ],
+    [0; 32],
+    [
+        0xc7, 0x17, 0x6a, 0x70, 0x3d, 0x4d, 0xd8, 0x4f, 0xba, 0x3c, 0x0b, 0x76, 0x0d, 0x10, 0x67, 0x0f, 0x2a, 0x20,
+        0x53, 0xfa, 0x2c, 0x39, 0xcc, 0xc6, 0x4e, 0xc7, 0xfd, 0x77, 0x92, 0xac, 0x03, 0x7a,
+    ],
+    [
+        0x26, 0xe8, 0x95, 0x8f, 0xc2, 0xb2, 0x27, 0xb0, 0x45, 0xc3, 0xf4, 0x89, 0xf2, 0xef, 0x98, 0xf0, 0xd5, 0xdf,
+        0xac, 0x05, 0xd3, 0xc6, 0x33, 0x39, 0xb1, 0x38, 0x02, 0x88, 0x6d, 0x53, 0xfc, 0x05,
+    ],
+];
+
+/// Whether an encoding with a canonical `y` names a point of small order (or, for `y` of
+/// such a point with no matching `x`, no point at all): its `y` is one of [`SMALL_ORDER_Y`].
+fn small_order_y(enc: &[u8; 32]) -> bool {
+    let mut y = *enc;
+    y[31] &= 0x7f;
+    SMALL_ORDER_Y.contains(&y)
+}
+
+/// Checks `R` before the equation: a canonical encoding whose `y` is not that of a point
+/// of small order. Whether `R` is a curve point at all is left to the equation, which
+/// compares `R` with the encoding of a point it computes (always canonical and on the
+/// curve), so an `R` that is not a point can never match; deciding it here would cost a
+/// square root per verification for the same verdict.
 fn check_r(enc: &[u8; 32]) -> Result<()> {
-    if !canonical_y(enc) {
+    if !canonical_y(enc) || small_order_y(enc) {
         return Err(Error::Signature);
     }
-    match curve25519_dalek::edwards::CompressedEdwardsY(*enc).decompress() {
-        Some(point) if !point.is_small_order() => Ok(()),
-        _ => Err(Error::Signature),
-    }
+    Ok(())
 }
 
 /// Verifies `sig` over `msg` under `pk`, cofactorless and strict (see the module docs).
@@ -284,7 +349,16 @@ fn check_r(enc: &[u8; 32]) -> Result<()> {
 /// [`Error::Signature`] on any failure: invalid, non-canonical or small-order key or `R`,
 /// `S >= L`, or a signature that does not match.
 pub fn verify(pk: &PublicKey, msg: &[u8], sig: &Signature) -> Result<()> {
-    let mut sink = VerifySink::new(pk, sig)?;
+    verify_prepared(&pk.prepare()?, msg, sig)
+}
+
+/// [`verify`] under a key checked and decoded beforehand.
+///
+/// # Errors
+/// [`Error::Signature`] on any failure: non-canonical or small-order `R`, `S >= L`, or a
+/// signature that does not match.
+pub fn verify_prepared(key: &PreparedKey, msg: &[u8], sig: &Signature) -> Result<()> {
+    let mut sink = VerifySink::with_key(key, sig)?;
     sink.state.update(msg);
     sink.finish()
 }
@@ -300,11 +374,21 @@ impl VerifySink {
     /// Starts verifying `sig` under `pk`.
     ///
     /// # Errors
-    /// [`Error::Signature`] at once when the key or the signature is malformed: a key or
-    /// `R` that is not the canonical encoding of a point of large order, or `S >= L` (the
-    /// checks [`verify`] applies before reading the message).
+    /// [`Error::Signature`] at once when the key or the signature is malformed: a key that
+    /// is not the canonical encoding of a point of large order, an `R` with a non-canonical
+    /// `y` or the `y` of a point of small order, or `S >= L` (the checks [`verify`] applies
+    /// before reading the message). An `R` that is not a point is refused by
+    /// [`finish`](Self::finish).
     pub fn new(pk: &PublicKey, sig: &Signature) -> Result<Self> {
-        let key = pk.verifying_key()?;
+        Self::with_key(&pk.prepare()?, sig)
+    }
+
+    /// [`VerifySink::new`] under a key checked and decoded beforehand.
+    ///
+    /// # Errors
+    /// [`Error::Signature`] at once for a non-canonical or small-order `R`, or `S >= L`.
+    pub fn with_key(key: &PreparedKey, sig: &Signature) -> Result<Self> {
+        let key = &key.0;
         let mut r = [0u8; 32];
         r.copy_from_slice(&sig.0[..32]);
         check_r(&r)?;
@@ -723,6 +807,113 @@ mod tests {
             }
         }
         assert!(tried > 1000 && non_canonical > 0, "{tried} / {non_canonical}");
+    }
+
+    /// The encodings [`check_r`] refuses by their `y` are exactly those that decode to a
+    /// point of small order: the table is the `y` of the eight torsion points, and over
+    /// both sign bits of every torsion `y` and a sweep of other encodings with a canonical
+    /// `y`, `small_order_y` agrees with decoding and multiplying by the cofactor.
+    #[test]
+    fn small_order_y_is_decoding_to_small_order() {
+        let mut ys: Vec<[u8; 32]> = EIGHT_TORSION
+            .iter()
+            .map(|t| {
+                let mut y = t.compress().to_bytes();
+                y[31] &= 0x7f;
+                y
+            })
+            .collect();
+        ys.sort_unstable();
+        ys.dedup();
+        let mut table = SMALL_ORDER_Y.to_vec();
+        table.sort_unstable();
+        assert_eq!(ys, table);
+        let (mut small, mut large, mut no_point) = (0, 0, 0);
+        let mut check = |enc: [u8; 32]| {
+            if !canonical_y(&enc) {
+                return;
+            }
+            let decoded = curve25519_dalek::edwards::CompressedEdwardsY(enc).decompress();
+            match decoded {
+                Some(p) if p.is_small_order() => small += 1,
+                Some(_) => large += 1,
+                None => no_point += 1,
+            }
+            assert_eq!(small_order_y(&enc), decoded.is_some_and(|p| p.is_small_order()), "{enc:02x?}");
+        };
+        for y in &table {
+            for sign in [0u8, 0x80] {
+                let mut e = *y;
+                e[31] |= sign;
+                check(e);
+            }
+        }
+        for i in 0u32..4000 {
+            let mut e = [0u8; 32];
+            for (j, b) in e.iter_mut().enumerate() {
+                *b = (i.wrapping_mul(2_246_822_519).rotate_left(j as u32) >> 5) as u8 ^ (j as u8).wrapping_mul(31);
+            }
+            check(e);
+        }
+        assert!(small == 10 && large > 1000 && no_point > 1000, "{small} / {large} / {no_point}");
+    }
+
+    /// An `R` whose `y` has no point passes the early checks and is refused by the
+    /// equation, under a prepared key and a plain one alike.
+    #[test]
+    fn r_that_is_not_a_point_is_refused_by_the_equation() {
+        let kp = KeyPair::from_seed(&[3; 32]);
+        let (pk, msg) = (kp.public_key(), b"m");
+        let key = pk.prepare().unwrap();
+        let mut refused = 0;
+        for y in 2u8..40 {
+            let mut enc = [0u8; 32];
+            enc[0] = y;
+            if curve25519_dalek::edwards::CompressedEdwardsY(enc).decompress().is_some() {
+                continue;
+            }
+            let mut sig = *kp.sign(msg).as_bytes();
+            sig[..32].copy_from_slice(&enc);
+            let sig = Signature::from_array(sig);
+            assert!(VerifySink::with_key(&key, &sig).is_ok());
+            assert_eq!(verify(&pk, msg, &sig), Err(Error::Signature));
+            assert_eq!(verify_prepared(&key, msg, &sig), Err(Error::Signature));
+            refused += 1;
+        }
+        assert!(refused > 5, "{refused}");
+    }
+
+    /// Verifying under a prepared key gives the verdicts of verifying under its bytes: good,
+    /// tampered, and every torsion `R`; keys that cannot be prepared are those `validate`
+    /// refuses.
+    #[test]
+    fn prepared_keys_give_the_same_verdicts() {
+        for seed in 0u8..16 {
+            let kp = KeyPair::from_seed(&[seed; 32]);
+            let pk = kp.public_key();
+            let key = pk.prepare().unwrap();
+            assert_eq!(key.public_key(), pk);
+            let msg = [seed; 40];
+            let good = kp.sign(&msg);
+            let mut sigs = std::vec![good];
+            let mut tampered = *good.as_bytes();
+            tampered[seed as usize % 64] ^= 1 << (seed % 8);
+            sigs.push(Signature::from_array(tampered));
+            for t in EIGHT_TORSION {
+                let mut s = *good.as_bytes();
+                s[..32].copy_from_slice(t.compress().as_bytes());
+                sigs.push(Signature::from_array(s));
+            }
+            for sig in &sigs {
+                assert_eq!(verify_prepared(&key, &msg, sig), verify(&pk, &msg, sig));
+            }
+            assert_eq!(verify_prepared(&key, &msg, &good), Ok(()));
+        }
+        for t in EIGHT_TORSION {
+            let pk = PublicKey::from_array(t.compress().to_bytes());
+            assert_eq!(pk.prepare().map(|_| ()), pk.validate());
+            assert_eq!(pk.prepare().map(|_| ()), Err(Error::Signature));
+        }
     }
 
     #[test]

@@ -31,12 +31,13 @@
 //! ```
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use concordia_core::error::Limit;
 use concordia_core::json::{self, Doc, Node, Options, Value};
 use concordia_core::message::KeyResolver;
 use concordia_core::session::Session;
-use concordia_core::sign::PublicKey;
+use concordia_core::sign::{PreparedKey, PublicKey};
 use concordia_core::sink::{CountSink, Sink};
 use concordia_core::{jcs, Error, Result};
 
@@ -323,8 +324,27 @@ pub type HostSession = Session<SESSION_MAX_PARTIES, SESSION_MAX_TERMS>;
 
 /// A key map `{"agent_id": "<base64 public key>", ...}`, parsed once and then looked up by
 /// every message (a [`KeyResolver`]).
+/// Each key is checked and decoded once, on its first verification, and kept
+/// ([`PublicKey::prepare`]).
 #[derive(Clone, Debug, Default)]
-pub struct KeyMap(HashMap<String, PublicKey>);
+pub struct KeyMap(HashMap<String, KeyEntry>);
+
+/// A key of a [`KeyMap`] and, once it has verified something, its prepared form.
+#[derive(Clone, Debug)]
+struct KeyEntry {
+    key: PublicKey,
+    prepared: OnceLock<Result<PreparedKey>>,
+}
+
+impl KeyEntry {
+    fn new(key: PublicKey) -> Self {
+        KeyEntry { key, prepared: OnceLock::new() }
+    }
+
+    fn prepared(&self) -> Result<PreparedKey> {
+        *self.prepared.get_or_init(|| self.key.prepare())
+    }
+}
 
 impl KeyMap {
     /// Reads a key map from JSON text: an object whose members are agent ids and whose
@@ -354,7 +374,7 @@ impl KeyMap {
             // As the core's `message::KeyMap`: an entry that does not decode resolves to
             // nothing (the message it would verify fails with `UnknownKey`).
             if let Ok(key) = concordia_core::message::public_key_from_value(value) {
-                map.insert(name.chars().collect(), key);
+                map.insert(name.chars().collect(), KeyEntry::new(key));
             }
         }
         Ok(KeyMap(map))
@@ -362,13 +382,24 @@ impl KeyMap {
 
     /// Adds or replaces a key.
     pub fn insert(&mut self, agent_id: &str, key: PublicKey) {
-        self.0.insert(agent_id.to_owned(), key);
+        self.0.insert(agent_id.to_owned(), KeyEntry::new(key));
     }
 
     /// The key of `agent_id`.
     #[must_use]
     pub fn get(&self, agent_id: &str) -> Option<&PublicKey> {
-        self.0.get(agent_id)
+        self.0.get(agent_id).map(|e| &e.key)
+    }
+
+    fn entry(&self, agent_id: concordia_core::json::Str<'_>) -> Option<&KeyEntry> {
+        let mut buf = [0u8; 512];
+        match agent_id.decode_into(&mut buf) {
+            Ok(id) => self.0.get(id),
+            Err(_) => {
+                let id: String = agent_id.chars().collect();
+                self.0.get(&id)
+            }
+        }
     }
 
     /// The number of keys.
@@ -386,14 +417,11 @@ impl KeyMap {
 
 impl KeyResolver for KeyMap {
     fn resolve(&self, agent_id: concordia_core::json::Str<'_>) -> Option<PublicKey> {
-        let mut buf = [0u8; 512];
-        match agent_id.decode_into(&mut buf) {
-            Ok(id) => self.0.get(id).copied(),
-            Err(_) => {
-                let id: String = agent_id.chars().collect();
-                self.0.get(&id).copied()
-            }
-        }
+        self.entry(agent_id).map(|e| e.key)
+    }
+
+    fn resolve_prepared(&self, agent_id: concordia_core::json::Str<'_>) -> Option<Result<PreparedKey>> {
+        self.entry(agent_id).map(KeyEntry::prepared)
     }
 }
 
