@@ -146,6 +146,19 @@ pub enum Error {
     UnknownKey,
     /// A required member is missing or has the wrong JSON type.
     Schema(&'static str),
+    /// The JSON is well-formed but a value does not have the shape the Rust type asks for
+    /// (serde deserialization, `concordia_core::serde::from_slice`): a wrong type, value or length,
+    /// a missing, unknown or duplicate field, an unknown variant, or a `Deserialize` impl's
+    /// own refusal. Reason class `schema`.
+    Shape {
+        /// What was wrong (`"invalid type"`, `"unknown field"`, ...); for a missing field,
+        /// the field's name.
+        what: &'static str,
+        /// Byte offset into the input: the offending value's first byte; for a missing
+        /// field the object's `{`; for an unknown or duplicate field the opening quote of
+        /// its name; for an unknown variant the opening quote of the variant's name.
+        offset: usize,
+    },
     /// A recomputed digest differs from the recorded one.
     Digest(&'static str),
     /// A binding between records does not hold (chain link, session id, receipt set).
@@ -170,7 +183,7 @@ impl Error {
             Error::Json { .. } | Error::Encoding(_) | Error::InvalidArgument(_) => Class::Input,
             Error::Limit { .. } | Error::BufferTooSmall { .. } => Class::Limit,
             Error::Signature | Error::UnknownKey => Class::Signature,
-            Error::Schema(_) => Class::Schema,
+            Error::Schema(_) | Error::Shape { .. } => Class::Schema,
             Error::Digest(_) => Class::Digest,
             Error::Binding(_) => Class::Binding,
             Error::Temporal(_) => Class::Temporal,
@@ -179,11 +192,12 @@ impl Error {
         }
     }
 
-    /// The byte offset into the input where the error was found, for parse and limit errors.
+    /// The byte offset into the input where the error was found, for parse, limit and
+    /// shape errors.
     #[must_use]
     pub const fn offset(&self) -> Option<usize> {
         match self {
-            Error::Json { offset, .. } | Error::Limit { offset, .. } => Some(*offset),
+            Error::Json { offset, .. } | Error::Limit { offset, .. } | Error::Shape { offset, .. } => Some(*offset),
             _ => None,
         }
     }
@@ -242,6 +256,7 @@ impl fmt::Display for Error {
             Error::Signature => f.write_str("signature verification failed"),
             Error::UnknownKey => f.write_str("no public key is known for the signer"),
             Error::Schema(what) => write!(f, "schema check failed: {what}"),
+            Error::Shape { what, offset } => write!(f, "schema check failed: {what} at byte {offset}"),
             Error::Digest(what) => write!(f, "digest mismatch: {what}"),
             Error::Binding(what) => write!(f, "binding check failed: {what}"),
             Error::Temporal(what) => write!(f, "temporal check failed: {what}"),
@@ -394,6 +409,7 @@ mod sdk_exception_tests {
             (Error::Transition(NOT_CONCLUDED), "ValueError"),
             (Error::MaxRounds, "MaxRoundsExceededError"),
             (Error::Schema("x"), "ValueError"),
+            (Error::Shape { what: "invalid type", offset: 3 }, "ValueError"),
             (Error::Temporal("ttl"), "ValueError"),
             (Error::Encoding(ES256_PUBLIC_KEY), "ValueError"),
             (Error::InvalidArgument(ES256_PRIVATE_KEY), "ValueError"),

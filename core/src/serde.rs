@@ -82,8 +82,9 @@
 //! escapes are decoded into a stack buffer of [`MAX_DECODED_STR`] bytes and handed over
 //! transiently (an owned string type, e.g. `heapless::String`, takes them; a `&'a str`
 //! field refuses them as serde_json does). A value of the wrong shape is
-//! [`Error::Schema`] naming the missing field or what was wrong (serde's own messages are
-//! not kept: the core's errors carry no heap data).
+//! [`Error::Shape`] with the byte offset of the value (or member name) at fault, naming the
+//! missing field or what was wrong (serde's own messages are not kept: the core's errors
+//! carry no heap data).
 //!
 //! **Signatures** use the Concordia preimage rule of messages (SPEC §9.2.1 rule 1): the
 //! top-level `signature` member is left out ([`crate::preimage::WithoutSignature`]).
@@ -376,10 +377,45 @@ pub fn verify_detached<T: Serialize + ?Sized>(value: &T, key: &PublicKey, sig: &
 /// its unescaped strings from `input`.
 ///
 /// # Errors
-/// The reader's [`Error::Json`] and [`Error::Limit`] errors (with byte offsets);
-/// [`Error::Schema`] when the value does not have `T`'s shape; [`Limit::Capacity`] for an
-/// escaped string longer than [`MAX_DECODED_STR`] or bytes beyond [`MAX_BYTES`];
-/// [`Error::Encoding`] for byte arrays not in padded base64url.
+/// Each with the byte offset of where in `input` it was found ([`Error::offset`]), except
+/// the last:
+///
+/// * the reader's [`Error::Json`] (malformed text) and [`Error::Limit`] (depth, `nodes`
+///   too short);
+/// * [`Error::Shape`] when the text is well-formed but a value does not have the shape `T`
+///   asks for; `what` is serde's kind of error and `offset` points at:
+///
+///   | `what` | `offset` |
+///   |---|---|
+///   | `"invalid type"`, `"invalid value"`, `"invalid length"` | the offending value's first byte (for a string, its opening quote) |
+///   | the name of a missing field | the `{` of the object that lacks it |
+///   | `"unknown field"`, `"duplicate field"` (two names of one field, e.g. an alias) | the opening quote of the member's name |
+///   | `"unknown variant"` | the opening quote of the variant's name |
+///   | `"a Deserialize impl refused the value"` (a `Deserialize` impl's own error) | the value it was reading |
+///
+/// * [`Limit::Capacity`] for an escaped string longer than [`MAX_DECODED_STR`] or bytes
+///   beyond [`MAX_BYTES`] (at the string);
+/// * [`Error::Encoding`] for byte arrays not in padded base64url (no offset).
+///
+/// ```
+/// use concordia_core::{json::Node, serde::from_slice, Error};
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Debug)]
+/// struct Price<'a> { value: u32, currency: &'a str }
+///
+/// #[derive(Deserialize, Debug)]
+/// struct Order<'a> { #[serde(borrow)] items: Vec<Price<'a>> }
+///
+/// let text = r#"{"items": [{"value": 1, "currency": "EUR"}, {"value": -1, "currency": "EUR"}]}"#;
+/// let mut nodes = [Node::EMPTY; 16];
+/// let err = from_slice::<Order<'_>>(text.as_bytes(), &mut nodes).unwrap_err();
+/// // A negative number where `u32` asks for an unsigned one: its first byte.
+/// let at = text.find("-1").unwrap();
+/// assert_eq!(err, Error::Shape { what: "invalid value", offset: at });
+/// assert_eq!(err.offset(), Some(at));
+/// assert_eq!(err.to_string(), format!("schema check failed: invalid value at byte {at}"));
+/// ```
 pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8], nodes: &'a mut [Node]) -> Result<T> {
     let doc = crate::json::parse(input, nodes)?;
     T::deserialize(Deserializer::new(doc.root()))
@@ -395,6 +431,10 @@ impl ::serde::ser::Error for Error {
     }
 }
 
+/// Errors raised through this trait have no position: they are [`Error::Schema`] here, and
+/// [`Deserializer`] makes them [`Error::Shape`] with the offset of the value being visited
+/// when they pass through it (a `Deserialize` impl run by another deserializer keeps them
+/// as `Schema`).
 impl ::serde::de::Error for Error {
     fn custom<M: core::fmt::Display>(_msg: M) -> Self {
         Error::Schema("a Deserialize impl refused the value")
@@ -418,7 +458,9 @@ impl ::serde::de::Error for Error {
         Error::Schema(field)
     }
     fn duplicate_field(_: &'static str) -> Self {
-        Error::Json { kind: Syntax::DuplicateKey, offset: 0 }
+        // Distinct member names that are one field (an alias); the reader already refuses
+        // a name repeated in one object (`Syntax::DuplicateKey`).
+        Error::Schema("duplicate field")
     }
 }
 

@@ -240,10 +240,9 @@ pub struct Members<'a> {
     left: u32,
 }
 
-impl<'a> Iterator for Members<'a> {
-    type Item = (Str<'a>, Value<'a>);
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<'a> Members<'a> {
+    /// The next member with the byte offset of its name's opening quote.
+    pub(crate) fn next_named(&mut self) -> Option<(Str<'a>, usize, Value<'a>)> {
         if self.left == 0 {
             return None;
         }
@@ -251,7 +250,16 @@ impl<'a> Iterator for Members<'a> {
         let key = self.next;
         let value = key + 1;
         self.next = self.doc.node(value).skip(value);
-        Some((self.doc.str_of(key), Value::new(self.doc, value)))
+        let name_offset = (self.doc.node(key).start() as usize).saturating_sub(1);
+        Some((self.doc.str_of(key), name_offset, Value::new(self.doc, value)))
+    }
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (Str<'a>, Value<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_named().map(|(name, _, value)| (name, value))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

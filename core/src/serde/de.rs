@@ -21,17 +21,30 @@ impl<'de> Deserializer<'de> {
     }
 }
 
-const INVALID_TYPE: Error = Error::Schema("invalid type");
-const INVALID_LENGTH: Error = Error::Schema("invalid length");
+const fn invalid_type(offset: usize) -> Error {
+    Error::Shape { what: "invalid type", offset }
+}
+
+/// Gives an error from serde's error trait, raised while the value at `offset` was being
+/// visited, that position: the trait has no position to give, so its errors are
+/// [`Error::Schema`] until the innermost visit that sees them makes them [`Error::Shape`]
+/// (the same "fix position" step `serde_json` takes). Errors that already have a position
+/// (`Shape`, `Json`, `Limit`) stay as they are.
+fn at(offset: usize) -> impl FnOnce(Error) -> Error {
+    move |e| match e {
+        Error::Schema(what) => Error::Shape { what, offset },
+        other => other,
+    }
+}
 
 /// Hands a string to `visitor`: borrowed when it has no escapes, else decoded on the stack.
 fn visit_string<'de, V: Visitor<'de>>(s: Str<'de>, offset: usize, visitor: V) -> Result<V::Value> {
     if let Some(plain) = s.as_plain() {
-        return visitor.visit_borrowed_str(plain);
+        return visitor.visit_borrowed_str(plain).map_err(at(offset));
     }
     let mut buf = [0u8; MAX_DECODED_STR];
     let text = s.decode_into(&mut buf).map_err(|_| Error::Limit { kind: Limit::Capacity, offset })?;
-    visitor.visit_str(text)
+    visitor.visit_str(text).map_err(at(offset))
 }
 
 impl<'de> de::Deserializer<'de> for Deserializer<'de> {
@@ -39,6 +52,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'de> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let v = self.value;
+        let offset = v.offset();
         match v.kind() {
             Kind::Null => visitor.visit_unit(),
             Kind::True => visitor.visit_bool(true),
@@ -48,40 +62,43 @@ impl<'de> de::Deserializer<'de> for Deserializer<'de> {
                     let text = v.number_text().unwrap_or("");
                     if text.starts_with('-') {
                         if let Ok(i) = text.parse::<i64>() {
-                            return visitor.visit_i64(i);
+                            return visitor.visit_i64(i).map_err(at(offset));
                         }
                     } else if let Ok(u) = text.parse::<u64>() {
-                        return visitor.visit_u64(u);
+                        return visitor.visit_u64(u).map_err(at(offset));
                     }
                 }
                 visitor.visit_f64(v.as_f64().unwrap_or(0.0))
             }
-            Kind::String => visit_string(v.as_str().unwrap_or(Str::decoded("")), v.offset(), visitor),
+            Kind::String => return visit_string(v.as_str().unwrap_or(Str::decoded("")), offset, visitor),
             Kind::Array => {
                 let mut seq = Seq { elements: v.elements() };
-                let out = visitor.visit_seq(&mut seq)?;
+                let out = visitor.visit_seq(&mut seq).map_err(at(offset))?;
                 if seq.elements.len() != 0 {
-                    return Err(INVALID_LENGTH);
+                    return Err(Error::Shape { what: "invalid length", offset });
                 }
                 Ok(out)
             }
-            Kind::Object => visitor.visit_map(Map { members: v.members(), value: None }),
+            Kind::Object => {
+                let mut map = Map { members: v.members(), value: None };
+                // An error raised between a key and its value (a duplicate field) is the
+                // key's; any other (a missing field) is the object's.
+                visitor.visit_map(&mut map).map_err(|e| at(map.value.map_or(offset, |(_, name)| name))(e))
+            }
         }
+        .map_err(at(offset))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.value.is_null() {
-            visitor.visit_none()
-        } else {
-            visitor.visit_some(self)
-        }
+        if self.value.is_null() { visitor.visit_none() } else { visitor.visit_some(self) }
+            .map_err(at(self.value.offset()))
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.value.is_null() {
-            visitor.visit_unit()
+            visitor.visit_unit().map_err(at(self.value.offset()))
         } else {
-            Err(INVALID_TYPE)
+            Err(invalid_type(self.value.offset()))
         }
     }
 
@@ -90,19 +107,20 @@ impl<'de> de::Deserializer<'de> for Deserializer<'de> {
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
+        visitor.visit_newtype_struct(self).map_err(at(self.value.offset()))
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // The one spelling of binary values: padded URL-safe base64 (see the module docs).
-        let s = self.value.as_str().ok_or(INVALID_TYPE)?;
+        let offset = self.value.offset();
+        let s = self.value.as_str().ok_or(invalid_type(offset))?;
         let text = s.as_plain().ok_or(Error::Encoding("base64url"))?;
         let mut buf = [0u8; MAX_BYTES];
         let n = crate::encoding::decode_base64url_padded(text.as_bytes(), &mut buf).map_err(|e| match e {
-            Error::BufferTooSmall { .. } => Error::Limit { kind: Limit::Capacity, offset: self.value.offset() },
+            Error::BufferTooSmall { .. } => Error::Limit { kind: Limit::Capacity, offset },
             other => other,
         })?;
-        visitor.visit_bytes(buf.get(..n).unwrap_or(&[]))
+        visitor.visit_bytes(buf.get(..n).unwrap_or(&[])).map_err(at(offset))
     }
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -116,22 +134,22 @@ impl<'de> de::Deserializer<'de> for Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         let v = self.value;
+        let offset = v.offset();
         match v.kind() {
-            Kind::String => visitor.visit_enum(Variant {
-                name: v.as_str().unwrap_or(Str::decoded("")),
-                offset: v.offset(),
-                value: None,
-            }),
-            Kind::Object if v.len() == 1 => {
-                let (name, value) = v.members().next().ok_or(INVALID_TYPE)?;
-                visitor.visit_enum(Variant { name, offset: v.offset(), value: Some(value) })
+            Kind::String => {
+                visitor.visit_enum(Variant { name: v.as_str().unwrap_or(Str::decoded("")), offset, value: None })
             }
-            _ => Err(INVALID_TYPE),
+            Kind::Object if v.len() == 1 => {
+                let (name, name_offset, value) = v.members().next_named().ok_or(invalid_type(offset))?;
+                visitor.visit_enum(Variant { name, offset: name_offset, value: Some(value) })
+            }
+            _ => Err(invalid_type(offset)),
         }
+        .map_err(at(offset))
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_unit()
+        visitor.visit_unit().map_err(at(self.value.offset()))
     }
 
     ::serde::forward_to_deserialize_any! {
@@ -161,25 +179,28 @@ impl<'de> de::SeqAccess<'de> for &mut Seq<'de> {
 
 struct Map<'de> {
     members: Members<'de>,
-    value: Option<Value<'de>>,
+    /// The value of the key just read, with the offset of that key's name.
+    value: Option<(Value<'de>, usize)>,
 }
 
-impl<'de> de::MapAccess<'de> for Map<'de> {
+impl<'de> de::MapAccess<'de> for &mut Map<'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.members.next() {
-            Some((name, value)) => {
-                self.value = Some(value);
-                // The name's offset: its opening quote, just before the value's.
-                seed.deserialize(Key { name, offset: value.offset() }).map(Some)
+        match self.members.next_named() {
+            Some((name, offset, value)) => {
+                self.value = Some((value, offset));
+                seed.deserialize(Key { name, offset }).map(Some)
             }
-            None => Ok(None),
+            None => {
+                self.value = None;
+                Ok(None)
+            }
         }
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
-        let value = self.value.take().ok_or(Error::InvalidArgument("map value before its key"))?;
+        let (value, _) = self.value.take().ok_or(Error::InvalidArgument("map value before its key"))?;
         seed.deserialize(Deserializer::new(value))
     }
 
@@ -200,8 +221,8 @@ macro_rules! key_number {
         fn $name<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let mut buf = [0u8; 48];
             match self.name.decode_into(&mut buf).ok().and_then(|t| t.parse::<$t>().ok()) {
-                Some(n) => visitor.$visit(n),
-                None => Err(INVALID_TYPE),
+                Some(n) => visitor.$visit(n).map_err(at(self.offset)),
+                None => Err(invalid_type(self.offset)),
             }
         }
     )*};
@@ -222,7 +243,8 @@ impl<'de> de::Deserializer<'de> for Key<'de> {
                 deserialize_u128 => visit_u128: u128, deserialize_bool => visit_bool: bool);
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, _: &'static str, visitor: V) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
+        let offset = self.offset;
+        visitor.visit_newtype_struct(self).map_err(at(offset))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -231,7 +253,7 @@ impl<'de> de::Deserializer<'de> for Key<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        visitor.visit_enum(Variant { name: self.name, offset: self.offset, value: None })
+        visitor.visit_enum(Variant { name: self.name, offset: self.offset, value: None }).map_err(at(self.offset))
     }
 
     ::serde::forward_to_deserialize_any! {
@@ -240,7 +262,7 @@ impl<'de> de::Deserializer<'de> for Key<'de> {
     }
 }
 
-/// An enum: `"Name"`, or `{"Name": value}`.
+/// An enum: `"Name"`, or `{"Name": value}`; `offset` is the name's opening quote.
 struct Variant<'de> {
     name: Str<'de>,
     offset: usize,
@@ -253,34 +275,45 @@ impl<'de> de::EnumAccess<'de> for Variant<'de> {
 
     fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self::Variant)> {
         let name = seed.deserialize(Key { name: self.name, offset: self.offset })?;
-        Ok((name, Payload(self.value)))
+        Ok((name, Payload { value: self.value, name_offset: self.offset }))
     }
 }
 
 /// What follows a variant's name: nothing (`"Name"`) or a value.
-struct Payload<'de>(Option<Value<'de>>);
+struct Payload<'de> {
+    value: Option<Value<'de>>,
+    name_offset: usize,
+}
+
+impl<'de> Payload<'de> {
+    /// The variant's value; a variant that needs one and has none (`"Name"`) has the wrong
+    /// type, at its name.
+    fn value(self) -> Result<Deserializer<'de>> {
+        self.value.map(Deserializer::new).ok_or(invalid_type(self.name_offset))
+    }
+}
 
 impl<'de> de::VariantAccess<'de> for Payload<'de> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<()> {
-        match self.0 {
+        match self.value {
             None => Ok(()),
             Some(v) if v.is_null() => Ok(()),
-            Some(_) => Err(INVALID_TYPE),
+            Some(v) => Err(invalid_type(v.offset())),
         }
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(Deserializer::new(self.0.ok_or(INVALID_TYPE)?))
+        seed.deserialize(self.value()?)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_seq(Deserializer::new(self.0.ok_or(INVALID_TYPE)?), visitor)
+        de::Deserializer::deserialize_seq(self.value()?, visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(self, _: &'static [&'static str], visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_map(Deserializer::new(self.0.ok_or(INVALID_TYPE)?), visitor)
+        de::Deserializer::deserialize_map(self.value()?, visitor)
     }
 }
 

@@ -155,7 +155,7 @@ fn struct_round_trip_borrows() {
     // An escaped string cannot be borrowed (as with serde_json).
     let mut nodes = [json::Node::EMPTY; 16];
     let err = from_slice::<Borrowed<'_>>(br#"{"name":"a\n","tags":[],"owned":""}"#, &mut nodes).unwrap_err();
-    assert_eq!(err, Error::Schema("invalid type"));
+    assert_eq!(err, Error::Shape { what: "invalid type", offset: 8 });
     // serde_json agrees that it is an error.
     assert!(serde_json::from_slice::<Borrowed<'_>>(br#"{"name":"a\n","tags":[],"owned":""}"#).is_err());
 }
@@ -163,7 +163,7 @@ fn struct_round_trip_borrows() {
 #[test]
 fn reading_errors_name_the_field_and_keep_offsets() {
     let mut nodes = [json::Node::EMPTY; 16];
-    assert_eq!(from_slice::<Price>(br#"{"value": 1}"#, &mut nodes), Err(Error::Schema("currency")));
+    assert_eq!(from_slice::<Price>(br#"{"value": 1}"#, &mut nodes), Err(Error::Shape { what: "currency", offset: 0 }));
     assert_eq!(
         from_slice::<Price>(br#"{"value": 1, "value": 2, "currency": "x"}"#, &mut nodes),
         Err(Error::Json { kind: Syntax::DuplicateKey, offset: 13 })
@@ -172,9 +172,9 @@ fn reading_errors_name_the_field_and_keep_offsets() {
         from_slice::<Price>(br#"{"value": -0.0}"#, &mut nodes),
         Err(Error::Json { kind: Syntax::NegativeZero, offset: 10 })
     );
-    assert_eq!(from_slice::<u8>(b"256", &mut nodes), Err(Error::Schema("invalid value")));
-    assert_eq!(from_slice::<u8>(b"1.5", &mut nodes), Err(Error::Schema("invalid type")));
-    assert_eq!(from_slice::<(u8, u8)>(b"[1,2,3]", &mut nodes), Err(Error::Schema("invalid length")));
+    assert_eq!(from_slice::<u8>(b"256", &mut nodes), Err(Error::Shape { what: "invalid value", offset: 0 }));
+    assert_eq!(from_slice::<u8>(b" 1.5", &mut nodes), Err(Error::Shape { what: "invalid type", offset: 1 }));
+    assert_eq!(from_slice::<(u8, u8)>(b"[1,2,3]", &mut nodes), Err(Error::Shape { what: "invalid length", offset: 0 }));
     let mut two = [json::Node::EMPTY; 2];
     assert_eq!(from_slice::<Vec<u8>>(b"[1,2,3]", &mut two), Err(Error::Limit { kind: Limit::Nodes, offset: 3 }));
 }
@@ -694,4 +694,303 @@ fn preimage_rules_match_the_core() {
     assert_eq!(same(&nested, &WithoutSignature), br#"{"inner":{"signature":"y","z":"w"}}"#);
     assert_eq!(same(&nested, &crate::preimage::SignaturesRecursive), br#"{"inner":{"z":"w"}}"#);
     assert_eq!(same(&nested, &crate::preimage::Fields(&["inner"])), br#"{"inner":{"signature":"y","z":"w"}}"#);
+}
+
+// ---------------------------------------------------------------------------------------
+// Shape errors: the offset of the value (or name) at fault.
+// ---------------------------------------------------------------------------------------
+
+/// An even number, refused by its own `Deserialize` (serde's `Error::custom`).
+#[derive(Deserialize, Debug)]
+#[serde(try_from = "u32")]
+struct Even(#[allow(dead_code)] u32);
+
+impl TryFrom<u32> for Even {
+    type Error = &'static str;
+    fn try_from(n: u32) -> core::result::Result<Self, Self::Error> {
+        if n.is_multiple_of(2) {
+            Ok(Even(n))
+        } else {
+            Err("odd")
+        }
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Item {
+    id: u8,
+    #[serde(alias = "tag")]
+    label: String,
+    kind: Kind,
+    pair: (u8, u8),
+    #[serde(default)]
+    even: Option<Even>,
+    #[serde(default)]
+    bits: HashMap<u8, bool>,
+    #[serde(default, with = "serde_bytes")]
+    blob: Vec<u8>,
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Order {
+    items: Vec<Item>,
+    by_name: BTreeMap<String, Vec<Item>>,
+}
+
+const GOOD_ITEM: &str = r#"{"id": 1, "label": "a", "kind": "Basic", "pair": [1, 2]}"#;
+
+/// `bad` (an item) inside an order, after a good item in an array and as the second
+/// element of a map entry's array; the error of each, and the offset of `bad` in each text.
+fn read_bad_item(bad: &str) -> Vec<(String, usize, Error)> {
+    let texts = [
+        format!(r#"{{"items": [{GOOD_ITEM}, {bad}], "by_name": {{}}}}"#),
+        format!(r#"{{"by_name": {{"x": [], "y": [{GOOD_ITEM},{bad}]}}, "items": []}}"#),
+    ];
+    texts
+        .into_iter()
+        .map(|text| {
+            let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(text.as_bytes())];
+            let err = from_slice::<Order>(text.as_bytes(), &mut nodes).unwrap_err();
+            let at = text.rfind(bad).unwrap();
+            (text, at, err)
+        })
+        .collect()
+}
+
+#[test]
+fn shape_errors_point_at_the_value_or_name_at_fault() {
+    // The good item alone reads.
+    let mut nodes = [json::Node::EMPTY; 32];
+    from_slice::<Item>(GOOD_ITEM.as_bytes(), &mut nodes).unwrap();
+
+    // (bad item, what, the text within the bad item that the offset points at; "" for
+    // the item's own brace)
+    let cases: &[(&str, &str, &str)] = &[
+        // invalid type: the value's first byte (a string's opening quote).
+        (r#"{"id": "7", "label": "b", "kind": "Basic", "pair": [1, 2]}"#, "invalid type", r#""7""#),
+        (r#"{"id": 1, "label": ["b"], "kind": "Basic", "pair": [1, 2]}"#, "invalid type", r#"["b"]"#),
+        (r#"{"id": 1, "label": "b", "kind": "Basic", "pair": {"a": 1}}"#, "invalid type", r#"{"a": 1}"#),
+        (r#"{"id": 1, "label": "b", "kind": "Basic", "pair": [1, true]}"#, "invalid type", "true"),
+        (r#"{"id": 1.5, "label": "b", "kind": "Basic", "pair": [1, 2]}"#, "invalid type", "1.5"),
+        (r#"{"id": null, "label": "b", "kind": "Basic", "pair": [1, 2]}"#, "invalid type", "null"),
+        // A map key that does not spell the key type: the name's opening quote.
+        (
+            r#"{"id": 1, "label": "b", "kind": "Basic", "pair": [1, 2], "bits": {"1": true, "x": false}}"#,
+            "invalid type",
+            r#""x""#,
+        ),
+        // Bytes need a string.
+        (r#"{"id": 1, "label": "b", "kind": "Basic", "pair": [1, 2], "blob": 5}"#, "invalid type", "5"),
+        // invalid value: the value.
+        (r#"{"id": 300, "label": "b", "kind": "Basic", "pair": [1, 2]}"#, "invalid value", "300"),
+        (r#"{"id": -1, "label": "b", "kind": "Basic", "pair": [1, 2]}"#, "invalid value", "-1"),
+        (r#"{"id": 1, "label": "b", "kind": {"Counter": -5}, "pair": [1, 2]}"#, "invalid value", "-5"),
+        // invalid length: the array, too short or too long.
+        (r#"{"id": 1, "label": "b", "kind": "Basic", "pair": [1]}"#, "invalid length", "[1]"),
+        (r#"{"id": 1, "label": "b", "kind": "Basic", "pair": [1, 2, 3]}"#, "invalid length", "[1, 2, 3]"),
+        (r#"{"id": 1, "label": "b", "kind": {"Range": [1]}, "pair": [1, 2]}"#, "invalid length", "[1]"),
+        // missing field: the object's brace; `what` is the field.
+        (r#"{"id": 1, "label": "b", "kind": "Basic"}"#, "pair", ""),
+        (r#"{"id": 1, "label": "b", "kind": {"Bundle": {"discount": 1}}, "pair": [1, 2]}"#, "items", r#"{"discount""#),
+        // unknown field: the name's opening quote (escaped or not).
+        (r#"{"id": 1, "label": "b", "colour": 1, "kind": "Basic", "pair": [1, 2]}"#, "unknown field", r#""colour""#),
+        (
+            r#"{"id": 1, "label": "b", "kind": "Basic", "pair": [1, 2], "c\u006flour": 1}"#,
+            "unknown field",
+            r#""c\u006flour""#,
+        ),
+        // duplicate field (two names of one field): the second name's opening quote.
+        (r#"{"id": 1, "label": "b", "kind": "Basic", "tag": "c", "pair": [1, 2]}"#, "duplicate field", r#""tag""#),
+        // unknown variant: the variant's name, as a string or as a member name.
+        (r#"{"id": 1, "label": "b", "kind": "Nope", "pair": [1, 2]}"#, "unknown variant", r#""Nope""#),
+        (r#"{"id": 1, "label": "b", "kind": {"Nope": 1}, "pair": [1, 2]}"#, "unknown variant", r#""Nope""#),
+        // A variant of the wrong form: its payload, or its name when it has none.
+        (r#"{"id": 1, "label": "b", "kind": {"Basic": 1}, "pair": [1, 2]}"#, "invalid type", r#"1}"#),
+        (r#"{"id": 1, "label": "b", "kind": "Counter", "pair": [1, 2]}"#, "invalid type", r#""Counter""#),
+        (r#"{"id": 1, "label": "b", "kind": {"A": 1, "B": 2}, "pair": [1, 2]}"#, "invalid type", r#"{"A""#),
+        (r#"{"id": 1, "label": "b", "kind": 7, "pair": [1, 2]}"#, "invalid type", "7"),
+        // A Deserialize impl's own error (serde's `custom`): the value it read.
+        (
+            r#"{"id": 1, "label": "b", "kind": "Basic", "pair": [1, 2], "even": 3}"#,
+            "a Deserialize impl refused the value",
+            "3}",
+        ),
+    ];
+    for &(bad, what, target) in cases {
+        let within = bad.find(target).unwrap();
+        for (text, at, err) in read_bad_item(bad) {
+            let offset = at + within;
+            assert_eq!(err, Error::Shape { what, offset }, "{text}");
+            assert_eq!(err.offset(), Some(offset));
+            assert_eq!(err.class(), crate::error::Class::Schema);
+            assert_eq!(err.to_string(), format!("schema check failed: {what} at byte {offset}"));
+        }
+    }
+}
+
+#[test]
+fn errors_with_offsets_keep_theirs() {
+    let mut nodes = [json::Node::EMPTY; 32];
+    // The reader's errors come first.
+    let text = r#"[{"id": 1, "id": 2}]"#;
+    assert_eq!(
+        from_slice::<Vec<Item>>(text.as_bytes(), &mut nodes).unwrap_err(),
+        Error::Json { kind: Syntax::DuplicateKey, offset: text.rfind(r#""id""#).unwrap() }
+    );
+    // An escaped string longer than the decoding buffer: a limit at the string.
+    let long = format!(r#"[1, "{}\n"]"#, "x".repeat(MAX_DECODED_STR));
+    let mut nodes = [json::Node::EMPTY; 4];
+    assert_eq!(
+        from_slice::<(u8, String)>(long.as_bytes(), &mut nodes),
+        Err(Error::Limit { kind: Limit::Capacity, offset: 4 })
+    );
+}
+
+#[test]
+fn the_deserializer_alone_fixes_positions_too() {
+    // A `Deserializer` over any value of a document, not only through `from_slice`.
+    let text = br#"{"a": [true, "x"]}"#;
+    let mut nodes = [json::Node::EMPTY; 8];
+    let doc = json::parse(text, &mut nodes).unwrap();
+    let a = doc.root().get("a").unwrap();
+    assert_eq!(<(bool, u8)>::deserialize(Deserializer::new(a)), Err(Error::Shape { what: "invalid type", offset: 13 }));
+    // The trait's errors have no position until a `Deserializer` gives them one.
+    assert_eq!(<Error as ::serde::de::Error>::missing_field("f"), Error::Schema("f"));
+}
+
+/// Bytes that start a value or a member name.
+fn starts_value(b: u8) -> bool {
+    matches!(b, b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
+}
+
+/// The offsets of every value and member name in `text` (which parses).
+fn value_offsets(text: &[u8]) -> std::collections::HashSet<usize> {
+    fn walk(v: json::Value<'_>, out: &mut std::collections::HashSet<usize>) {
+        out.insert(v.offset());
+        let mut members = v.members();
+        while let Some((_, name, value)) = members.next_named() {
+            out.insert(name);
+            walk(value, out);
+        }
+        for e in v.elements() {
+            walk(e, out);
+        }
+    }
+    let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(text)];
+    let mut out = std::collections::HashSet::new();
+    walk(json::parse(text, &mut nodes).unwrap().root(), &mut out);
+    out
+}
+
+/// Checks that an error of `from_slice` on `text` is the reader's, or a shape error at a
+/// value or member name of `text`; true for a shape error.
+fn check_mutant<T: for<'a> Deserialize<'a>>(text: &[u8]) -> core::result::Result<bool, TestCaseError> {
+    let mut nodes = vec![json::Node::EMPTY; json::nodes_for_text(text)];
+    match from_slice::<T>(text, &mut nodes) {
+        Ok(_) => Ok(false),
+        Err(Error::Json { .. } | Error::Limit { .. } | Error::Encoding(_)) => Ok(false),
+        Err(Error::Shape { offset, what }) => {
+            prop_assert!(offset < text.len(), "{what} at {offset}: {}", String::from_utf8_lossy(text));
+            prop_assert!(starts_value(text[offset]), "{what} at {offset}: {}", String::from_utf8_lossy(text));
+            prop_assert!(
+                value_offsets(text).contains(&offset),
+                "{what} at {offset}: {}",
+                String::from_utf8_lossy(text)
+            );
+            Ok(true)
+        }
+        Err(e) => Err(TestCaseError::fail(format!("{e:?} from {}", String::from_utf8_lossy(text)))),
+    }
+}
+
+/// Snippets that mutations put into valid texts.
+const SNIPPETS: &[&str] = &[
+    "1",
+    "-7",
+    "2.5",
+    "300",
+    r#""x""#,
+    r#""é\n""#,
+    "[]",
+    "[1,2]",
+    "{}",
+    r#"{"a":1}"#,
+    "null",
+    "true",
+    ",",
+    ":",
+    r#""name""#,
+    r#""zeta":null,"#,
+    r#""Counter""#,
+    r#"{"Basic":null}"#,
+    r#"{"Nope":1}"#,
+    r#""label":"x","#,
+    r#""tag":"y","#,
+    r#""colour":1,"#,
+    r#""pair":[1,2,3],"#,
+    "",
+];
+
+/// Replaces, inserts or deletes at `(position, operation, snippet)` of each mutation.
+fn mutate(text: &[u8], mutations: &[(usize, u8, usize)]) -> Vec<u8> {
+    let mut t = text.to_vec();
+    for &(pos, op, snippet) in mutations {
+        let pos = pos % (t.len() + 1);
+        let snippet = SNIPPETS[snippet % SNIPPETS.len()].as_bytes();
+        match op % 3 {
+            0 => {
+                let end = (pos + 1).min(t.len());
+                t.splice(pos..end, snippet.iter().copied());
+            }
+            1 => {
+                t.splice(pos..pos, snippet.iter().copied());
+            }
+            _ => {
+                let end = (pos + snippet.len().max(1)).min(t.len());
+                t.drain(pos..end);
+            }
+        }
+    }
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn errors_on_mutated_records_are_positioned(
+        r in record(),
+        mutations in prop::collection::vec((any::<usize>(), any::<u8>(), any::<usize>()), 1..4),
+    ) {
+        let text = serde_json::to_vec(&r).unwrap();
+        check_mutant::<Record>(&mutate(&text, &mutations))?;
+    }
+
+    #[test]
+    fn errors_on_mutated_items_are_positioned(
+        mutations in prop::collection::vec((any::<usize>(), any::<u8>(), any::<usize>()), 1..4),
+    ) {
+        let good = r#"{"items": [{"id": 1, "label": "a", "kind": {"Range": [1, 2]}, "pair": [1, 2], "even": 4,
+            "bits": {"3": true}, "blob": "AAE="}], "by_name": {"x": [{"id": 2, "tag": "b",
+            "kind": {"Bundle": {"items": ["x"], "discount": null}}, "pair": [3, 4]}]}}"#;
+        check_mutant::<Order>(&mutate(good.as_bytes(), &mutations))?;
+    }
+}
+
+/// Many mutations do give shape errors (the property above is not vacuous).
+#[test]
+fn mutations_do_reach_shape_errors() {
+    let text = serde_json::to_vec(&offer()).unwrap();
+    let mut shapes = 0;
+    for pos in 0..text.len() {
+        for snippet in 0..SNIPPETS.len() {
+            if check_mutant::<Offer>(&mutate(&text, &[(pos, 0, snippet)])).unwrap() {
+                shapes += 1;
+            }
+        }
+    }
+    assert!(shapes > text.len(), "{shapes} shape errors");
 }
