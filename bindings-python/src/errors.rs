@@ -262,7 +262,7 @@ pub fn exc_of(e: &Error) -> Exc {
         Error::Limit { .. } | Error::BufferTooSmall { .. } => Exc::Limit,
         Error::Encoding(_) => Exc::Encoding,
         Error::Signature | Error::UnknownKey => Exc::InvalidSignature,
-        Error::Schema(_) => Exc::Schema,
+        Error::Schema(_) | Error::Shape { .. } => Exc::Schema,
         Error::Digest(_) => Exc::Digest,
         Error::Binding(PREV_HASH) => Exc::ChainIntegrity,
         Error::Binding(SESSION_ID) => Exc::SessionBinding,

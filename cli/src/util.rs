@@ -487,6 +487,7 @@ mod tests {
             Error::Signature,
             Error::UnknownKey,
             Error::Schema("x"),
+            Error::Shape { what: "invalid type", offset: 5 },
             Error::Digest("x"),
             Error::Binding("prev_hash"),
             Error::Temporal("x"),
@@ -508,6 +509,8 @@ mod tests {
         // Parse errors keep their byte offset.
         let e = Error::Json { kind: concordia_core::error::Syntax::DuplicateKey, offset: 9 };
         assert_eq!(fail("<stdin>", e).to_string(), "<stdin>: malformed JSON at byte 9: duplicate member name");
+        let e = Error::Shape { what: "invalid type", offset: 5 };
+        assert_eq!(fail("<stdin>", e).to_string(), "<stdin>: schema check failed: invalid type at byte 5");
         // An option the core cannot read is a usage error whatever its class.
         assert_eq!(super::bad_arg("--now", Error::Temporal("x")).code(), 2);
         assert_eq!(super::one_line("a\nb"), "a\\nb");

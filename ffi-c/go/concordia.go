@@ -61,6 +61,7 @@ const (
 	Privacy               Result = C.CONCORDIA_PRIVACY
 	Transition            Result = C.CONCORDIA_TRANSITION
 	MaxRounds             Result = C.CONCORDIA_MAX_ROUNDS
+	Shape                 Result = C.CONCORDIA_SHAPE
 	LimitDepth            Result = C.CONCORDIA_LIMIT_DEPTH
 	LimitSize             Result = C.CONCORDIA_LIMIT_SIZE
 	LimitCapacity         Result = C.CONCORDIA_LIMIT_CAPACITY

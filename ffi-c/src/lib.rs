@@ -155,7 +155,8 @@ pub unsafe extern "C" fn concordia_result_class(
 }
 
 /// Writes the byte offset into the input at which the last failed call on this thread
-/// found malformed JSON (2xx codes) or exceeded a limit (5xx) into `*offset`.
+/// found malformed JSON (2xx codes), a value of the wrong shape (CONCORDIA_SHAPE) or
+/// exceeded a limit (5xx) into `*offset`.
 ///
 /// Every export except this one, concordia_last_error_message, concordia_result_message
 /// and concordia_result_class replaces the thread's last error: with the core error when

@@ -83,6 +83,11 @@ pub enum concordia_result {
     CONCORDIA_TRANSITION = 405,
     /// Reason class `transition`: an offer or counter beyond the session's max_rounds.
     CONCORDIA_MAX_ROUNDS = 406,
+    /// Reason class `schema`: well-formed JSON with a value that does not have the shape a
+    /// typed reader (the core's serde reading) asks for: a wrong type or length, a missing
+    /// or unknown field; the byte offset of the value at fault is available from
+    /// concordia_last_error_offset.
+    CONCORDIA_SHAPE = 407,
     /// Limit: containers nested deeper than the maximum depth (128).
     CONCORDIA_LIMIT_DEPTH = 500,
     /// Limit: more values than the node buffer holds.
@@ -109,7 +114,7 @@ pub enum concordia_result {
 
 impl concordia_result {
     /// Every code, in numeric order.
-    pub const ALL: [concordia_result; 42] = [
+    pub const ALL: [concordia_result; 43] = [
         concordia_result::CONCORDIA_OK,
         concordia_result::CONCORDIA_NULL_ARGUMENT,
         concordia_result::CONCORDIA_BUFFER_TOO_SMALL,
@@ -142,6 +147,7 @@ impl concordia_result {
         concordia_result::CONCORDIA_PRIVACY,
         concordia_result::CONCORDIA_TRANSITION,
         concordia_result::CONCORDIA_MAX_ROUNDS,
+        concordia_result::CONCORDIA_SHAPE,
         concordia_result::CONCORDIA_LIMIT_DEPTH,
         concordia_result::CONCORDIA_LIMIT_NODES,
         concordia_result::CONCORDIA_LIMIT_SIZE,
@@ -200,6 +206,7 @@ impl concordia_result {
             concordia_result::CONCORDIA_PRIVACY => "privacy check failed: raw deal terms disclosed",
             concordia_result::CONCORDIA_TRANSITION => "invalid state transition",
             concordia_result::CONCORDIA_MAX_ROUNDS => "max_rounds reached: no further offers or counters",
+            concordia_result::CONCORDIA_SHAPE => "schema check failed: a value does not have the expected shape",
             concordia_result::CONCORDIA_LIMIT_DEPTH => "nesting depth limit exceeded",
             concordia_result::CONCORDIA_LIMIT_NODES => "node buffer is full",
             concordia_result::CONCORDIA_LIMIT_SIZE => "input too large",
@@ -239,6 +246,7 @@ impl concordia_result {
             concordia_result::CONCORDIA_UNKNOWN_KEY => Some(Error::UnknownKey),
             concordia_result::CONCORDIA_ENCODING => Some(Error::Encoding("")),
             concordia_result::CONCORDIA_SCHEMA => Some(Error::Schema("")),
+            concordia_result::CONCORDIA_SHAPE => Some(Error::Shape { what: "", offset: 0 }),
             concordia_result::CONCORDIA_DIGEST => Some(Error::Digest("")),
             concordia_result::CONCORDIA_BINDING => Some(Error::Binding("")),
             concordia_result::CONCORDIA_TEMPORAL => Some(Error::Temporal("")),
@@ -310,6 +318,7 @@ pub fn code_of(e: &Error) -> concordia_result {
         Error::Signature => concordia_result::CONCORDIA_SIGNATURE,
         Error::UnknownKey => concordia_result::CONCORDIA_UNKNOWN_KEY,
         Error::Schema(_) => concordia_result::CONCORDIA_SCHEMA,
+        Error::Shape { .. } => concordia_result::CONCORDIA_SHAPE,
         Error::Digest(_) => concordia_result::CONCORDIA_DIGEST,
         Error::Binding(_) => concordia_result::CONCORDIA_BINDING,
         Error::Temporal(_) => concordia_result::CONCORDIA_TEMPORAL,

@@ -35,6 +35,7 @@ fn all_core_errors() -> Vec<Error> {
         Error::Signature,
         Error::UnknownKey,
         Error::Schema("x"),
+        Error::Shape { what: "x", offset: 3 },
         Error::Digest("x"),
         Error::Binding("x"),
         Error::Temporal("x"),

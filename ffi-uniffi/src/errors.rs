@@ -76,7 +76,7 @@ impl From<Error> for SignatureError {
         match e {
             Error::Signature | Error::UnknownKey => SignatureError::InvalidSignature(m),
             Error::Encoding(_) => SignatureError::Encoding(m),
-            Error::Schema(_) => SignatureError::Schema(m),
+            Error::Schema(_) | Error::Shape { .. } => SignatureError::Schema(m),
             Error::Json { .. } | Error::Limit { .. } | Error::BufferTooSmall { .. } => SignatureError::Json(m),
             _ => SignatureError::InvalidArgument(m),
         }

@@ -285,6 +285,7 @@ pub const fn error_code(e: &Error) -> &'static str {
         Error::Signature => "CONCORDIA_SIGNATURE",
         Error::UnknownKey => "CONCORDIA_UNKNOWN_KEY",
         Error::Schema(_) => "CONCORDIA_SCHEMA",
+        Error::Shape { .. } => "CONCORDIA_SHAPE",
         Error::Digest(_) => "CONCORDIA_DIGEST",
         Error::Binding(_) => "CONCORDIA_BINDING",
         Error::Temporal(_) => "CONCORDIA_TEMPORAL",

@@ -97,4 +97,5 @@ fn error_codes_name_each_variant() {
     assert_eq!(error_code(&Error::Json { kind: Syntax::DuplicateKey, offset: 1 }), "CONCORDIA_JSON_DUPLICATE_KEY");
     assert_eq!(error_code(&out_of_memory(0)), "CONCORDIA_LIMIT_MEMORY");
     assert_eq!(error_code(&Error::MaxRounds), "CONCORDIA_MAX_ROUNDS");
+    assert_eq!(error_code(&Error::Shape { what: "invalid type", offset: 2 }), "CONCORDIA_SHAPE");
 }
