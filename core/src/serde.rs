@@ -418,7 +418,7 @@ pub fn verify_detached<T: Serialize + ?Sized>(value: &T, key: &PublicKey, sig: &
 /// ```
 pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8], nodes: &'a mut [Node]) -> Result<T> {
     let doc = crate::json::parse(input, nodes)?;
-    T::deserialize(Deserializer::new(doc.root()))
+    de::seed_value(core::marker::PhantomData::<T>, doc.root())
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,6 +19,48 @@ impl<'de> Deserializer<'de> {
     pub fn new(value: Value<'de>) -> Self {
         Deserializer { value }
     }
+
+    /// `deserialize_any`, before its errors get the value's position.
+    fn visit_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let v = self.value;
+        match v.kind() {
+            Kind::Null => visitor.visit_unit(),
+            Kind::True => visitor.visit_bool(true),
+            Kind::False => visitor.visit_bool(false),
+            Kind::Number => {
+                if v.is_integer_literal() {
+                    let text = v.number_text().unwrap_or("");
+                    if text.starts_with('-') {
+                        if let Ok(i) = text.parse::<i64>() {
+                            return visitor.visit_i64(i);
+                        }
+                    } else if let Ok(u) = text.parse::<u64>() {
+                        return visitor.visit_u64(u);
+                    }
+                }
+                visitor.visit_f64(v.as_f64().unwrap_or(0.0))
+            }
+            Kind::String => visit_string(v.as_str().unwrap_or(Str::decoded("")), v.offset(), visitor),
+            Kind::Array => {
+                let mut seq = Seq { elements: v.elements() };
+                let out = visitor.visit_seq(&mut seq)?;
+                if seq.elements.len() != 0 {
+                    return Err(Error::Shape { what: "invalid length", offset: v.offset() });
+                }
+                Ok(out)
+            }
+            Kind::Object => {
+                let mut map = Map { members: v.members(), value: None };
+                let out = visitor.visit_map(&mut map);
+                // An error raised between a key and its value (a duplicate field) is the
+                // key's; any other (a missing field) is the object's, given by the caller.
+                match map.value {
+                    Some((_, name)) => out.map_err(at(name)),
+                    None => out,
+                }
+            }
+        }
+    }
 }
 
 const fn invalid_type(offset: usize) -> Error {
@@ -37,6 +79,12 @@ fn at(offset: usize) -> impl FnOnce(Error) -> Error {
     }
 }
 
+/// Runs `seed` on `value`. An error the seed raises after the deserializer has returned
+/// (a `try_from` conversion, an untagged enum that matched no variant) is the value's too.
+pub(super) fn seed_value<'de, T: DeserializeSeed<'de>>(seed: T, value: Value<'de>) -> Result<T::Value> {
+    seed.deserialize(Deserializer::new(value)).map_err(at(value.offset()))
+}
+
 /// Hands a string to `visitor`: borrowed when it has no escapes, else decoded on the stack.
 fn visit_string<'de, V: Visitor<'de>>(s: Str<'de>, offset: usize, visitor: V) -> Result<V::Value> {
     if let Some(plain) = s.as_plain() {
@@ -51,47 +99,14 @@ impl<'de> de::Deserializer<'de> for Deserializer<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let v = self.value;
-        let offset = v.offset();
-        match v.kind() {
-            Kind::Null => visitor.visit_unit(),
-            Kind::True => visitor.visit_bool(true),
-            Kind::False => visitor.visit_bool(false),
-            Kind::Number => {
-                if v.is_integer_literal() {
-                    let text = v.number_text().unwrap_or("");
-                    if text.starts_with('-') {
-                        if let Ok(i) = text.parse::<i64>() {
-                            return visitor.visit_i64(i).map_err(at(offset));
-                        }
-                    } else if let Ok(u) = text.parse::<u64>() {
-                        return visitor.visit_u64(u).map_err(at(offset));
-                    }
-                }
-                visitor.visit_f64(v.as_f64().unwrap_or(0.0))
-            }
-            Kind::String => return visit_string(v.as_str().unwrap_or(Str::decoded("")), offset, visitor),
-            Kind::Array => {
-                let mut seq = Seq { elements: v.elements() };
-                let out = visitor.visit_seq(&mut seq).map_err(at(offset))?;
-                if seq.elements.len() != 0 {
-                    return Err(Error::Shape { what: "invalid length", offset });
-                }
-                Ok(out)
-            }
-            Kind::Object => {
-                let mut map = Map { members: v.members(), value: None };
-                // An error raised between a key and its value (a duplicate field) is the
-                // key's; any other (a missing field) is the object's.
-                visitor.visit_map(&mut map).map_err(|e| at(map.value.map_or(offset, |(_, name)| name))(e))
-            }
-        }
-        .map_err(at(offset))
+        let offset = self.value.offset();
+        self.visit_any(visitor).map_err(at(offset))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.value.is_null() { visitor.visit_none() } else { visitor.visit_some(self) }
-            .map_err(at(self.value.offset()))
+        let offset = self.value.offset();
+        let out = if self.value.is_null() { visitor.visit_none() } else { visitor.visit_some(self) };
+        out.map_err(at(offset))
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -167,7 +182,7 @@ impl<'de> de::SeqAccess<'de> for &mut Seq<'de> {
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         match self.elements.next() {
-            Some(v) => seed.deserialize(Deserializer::new(v)).map(Some),
+            Some(v) => seed_value(seed, v).map(Some),
             None => Ok(None),
         }
     }
@@ -190,7 +205,7 @@ impl<'de> de::MapAccess<'de> for &mut Map<'de> {
         match self.members.next_named() {
             Some((name, offset, value)) => {
                 self.value = Some((value, offset));
-                seed.deserialize(Key { name, offset }).map(Some)
+                seed.deserialize(Key { name, offset }).map(Some).map_err(at(offset))
             }
             None => {
                 self.value = None;
@@ -201,7 +216,7 @@ impl<'de> de::MapAccess<'de> for &mut Map<'de> {
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
         let (value, _) = self.value.take().ok_or(Error::InvalidArgument("map value before its key"))?;
-        seed.deserialize(Deserializer::new(value))
+        seed_value(seed, value)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -274,7 +289,7 @@ impl<'de> de::EnumAccess<'de> for Variant<'de> {
     type Variant = Payload<'de>;
 
     fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self::Variant)> {
-        let name = seed.deserialize(Key { name: self.name, offset: self.offset })?;
+        let name = seed.deserialize(Key { name: self.name, offset: self.offset }).map_err(at(self.offset))?;
         Ok((name, Payload { value: self.value, name_offset: self.offset }))
     }
 }
@@ -288,8 +303,8 @@ struct Payload<'de> {
 impl<'de> Payload<'de> {
     /// The variant's value; a variant that needs one and has none (`"Name"`) has the wrong
     /// type, at its name.
-    fn value(self) -> Result<Deserializer<'de>> {
-        self.value.map(Deserializer::new).ok_or(invalid_type(self.name_offset))
+    fn value(self) -> Result<Value<'de>> {
+        self.value.ok_or(invalid_type(self.name_offset))
     }
 }
 
@@ -305,15 +320,15 @@ impl<'de> de::VariantAccess<'de> for Payload<'de> {
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(self.value()?)
+        seed_value(seed, self.value()?)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_seq(self.value()?, visitor)
+        de::Deserializer::deserialize_seq(Deserializer::new(self.value()?), visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(self, _: &'static [&'static str], visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_map(self.value()?, visitor)
+        de::Deserializer::deserialize_map(Deserializer::new(self.value()?), visitor)
     }
 }
 

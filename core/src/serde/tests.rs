@@ -994,3 +994,45 @@ fn mutations_do_reach_shape_errors() {
     }
     assert!(shapes > text.len(), "{shapes} shape errors");
 }
+
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum NumOrText {
+    Num(u8),
+    Text(String),
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Converted {
+    evens: Vec<Even>,
+    by_name: BTreeMap<String, Even>,
+    either: Vec<NumOrText>,
+    last: Even,
+}
+
+#[test]
+fn errors_raised_after_the_deserializer_returned_are_the_values() {
+    // `try_from` and untagged enums refuse a value after reading it without error: the
+    // element, member value, field or root it was read from.
+    for (text, target) in [
+        (r#"{"evens": [2, 3], "by_name": {}, "either": [], "last": 2}"#, "3]"),
+        (r#"{"evens": [], "by_name": {"a": 2, "b": 5}, "either": [], "last": 2}"#, "5}"),
+        (r#"{"evens": [], "by_name": {}, "either": [1, "x", true], "last": 2}"#, "true"),
+        (r#"{"evens": [], "by_name": {}, "either": [], "last": 7}"#, "7}"),
+    ] {
+        let mut nodes = [json::Node::EMPTY; 32];
+        let offset = text.find(target).unwrap();
+        assert_eq!(
+            from_slice::<Converted>(text.as_bytes(), &mut nodes).unwrap_err(),
+            Error::Shape { what: "a Deserialize impl refused the value", offset },
+            "{text}"
+        );
+    }
+    let mut nodes = [json::Node::EMPTY; 1];
+    assert_eq!(
+        from_slice::<Even>(b" 7", &mut nodes).unwrap_err(),
+        Error::Shape { what: "a Deserialize impl refused the value", offset: 1 }
+    );
+}
