@@ -350,10 +350,15 @@ fn write_char<S: Sink + ?Sized>(c: char, sink: &mut S) -> Result<()> {
 /// # Errors
 /// Only the sink's own errors.
 pub fn write_plain_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
-    sink.write(b"\"")?;
     let bytes = s.as_bytes();
+    // Most text needs no escape: find the first byte that does, eight at a time, and
+    // write the rest in one step when there is none.
+    let Some(first) = first_escape(bytes) else {
+        return sink.write_quoted(bytes);
+    };
+    sink.write(b"\"")?;
     let mut run_start = 0;
-    let mut i = 0;
+    let mut i = first;
     while let Some(&b) = bytes.get(i) {
         // Eight bytes at a time while none of them needs an escape (most text).
         if let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
@@ -371,6 +376,33 @@ pub fn write_plain_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
     }
     sink.write(bytes.get(run_start..).unwrap_or(&[]))?;
     sink.write(b"\"")
+}
+
+/// The index of the first byte of `bytes` that [`write_plain_str`] escapes, if any.
+#[inline]
+fn first_escape(bytes: &[u8]) -> Option<usize> {
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in words.by_ref() {
+        if let Ok(w) = <[u8; 8]>::try_from(word) {
+            if needs_escape8(u64::from_le_bytes(w)) {
+                break;
+            }
+        }
+        at += 8;
+    }
+    let rest = bytes.get(at..).unwrap_or_default();
+    if rest.len() < 8 {
+        // The tail, padded with spaces (which need no escape), as one more word.
+        let mut w = [b' '; 8];
+        if let Some(head) = w.get_mut(..rest.len()) {
+            head.copy_from_slice(rest);
+        }
+        if !needs_escape8(u64::from_le_bytes(w)) {
+            return None;
+        }
+    }
+    rest.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\').map(|i| at + i)
 }
 
 /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\\` (the bytes

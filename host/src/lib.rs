@@ -200,6 +200,18 @@ impl Sink for VecRefSink<'_> {
         self.0.extend_from_slice(bytes);
         Ok(())
     }
+
+    #[inline(always)]
+    fn write_quoted(&mut self, text: &[u8]) -> Result<()> {
+        let need = text.len().saturating_add(2);
+        if self.0.capacity() - self.0.len() < need {
+            grow(self.0, need)?;
+        }
+        self.0.push(b'"');
+        self.0.extend_from_slice(text);
+        self.0.push(b'"');
+        Ok(())
+    }
 }
 
 /// Room for `additional` more bytes in `v`, or [`out_of_memory`] at its end.

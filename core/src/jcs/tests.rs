@@ -602,3 +602,68 @@ fn short_decimals_at_the_edges() {
         assert_eq!(nb.format(f), ryu.format_finite(f), "{f:?}");
     }
 }
+
+/// `first_escape` finds the first byte below 0x20, `"` or `\` at every position of
+/// strings of every length up to 40 (the word loop, the padded tail and their boundary),
+/// among bytes next to the special ones (0x1f/0x20, `!`/`#`, `[`/`]`, 0x7f, 0xff); and
+/// `write_plain_str` writes the same bytes through a sink that takes quoted text in one
+/// step and through one that takes it in three.
+#[test]
+fn first_escape_finds_every_special_byte_at_every_position() {
+    struct ThreeWrites(Vec<u8>);
+    impl Sink for ThreeWrites {
+        fn write(&mut self, bytes: &[u8]) -> Result<()> {
+            self.0.extend_from_slice(bytes);
+            Ok(())
+        }
+    }
+    let specials = [0x00u8, 0x0a, 0x1f, b'"', b'\\'];
+    let fillers = [b' ', b'!', b'#', b'[', b']', b'a', 0x7f];
+    for len in 0..40usize {
+        for (fi, &fill) in fillers.iter().enumerate() {
+            let mut text = vec![fill; len];
+            assert_eq!(first_escape(&text), None, "{len} {fill}");
+            for at in 0..len {
+                for &sp in &specials {
+                    text[at] = sp;
+                    if at + 3 < len {
+                        text[at + 3] = specials[fi % specials.len()];
+                    }
+                    assert_eq!(first_escape(&text), Some(at), "{len} {at} {sp} {fill}");
+                    text[at] = fill;
+                    if at + 3 < len {
+                        text[at + 3] = fill;
+                    }
+                }
+            }
+        }
+    }
+    for s in ["", "a", "plain ascii text of some length", "tab\there", "q\"uote", "é → ✓ 🤝", "\u{7f}\u{1f}x"] {
+        let mut one = Vec::new();
+        let mut buf = [0u8; 128];
+        let mut slice = crate::sink::SliceSink::new(&mut buf);
+        write_plain_str(s, &mut slice).unwrap();
+        let n = slice.finish().unwrap();
+        one.extend_from_slice(&buf[..n]);
+        let mut three = ThreeWrites(Vec::new());
+        write_plain_str(s, &mut three).unwrap();
+        assert_eq!(one, three.0, "{s:?}");
+        assert_eq!(String::from_utf8(one).unwrap(), serde_json::to_string(s).unwrap());
+    }
+}
+
+/// A quoted string that does not fit a slice sink writes nothing past the buffer and
+/// counts the full length.
+#[test]
+fn quoted_text_past_the_end_counts_its_length() {
+    for room in 0..8 {
+        let mut buf = [b'.'; 8];
+        let mut sink = crate::sink::SliceSink::new(&mut buf[..room]);
+        write_plain_str("abcde", &mut sink).unwrap();
+        assert_eq!(sink.len(), 7);
+        assert_eq!(sink.finish(), if room >= 7 { Ok(7) } else { Err(Error::BufferTooSmall { needed: 7 }) });
+        if room < 7 {
+            assert!(buf[..room].iter().all(|&b| b == b'.'), "{room}: {buf:?}");
+        }
+    }
+}

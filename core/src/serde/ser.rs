@@ -193,7 +193,7 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         let name = Name::of(buf, new);
         // The members before it are sorted: compare with the last (names that arrive sorted
         // cost one comparison), then search the rest by halves.
-        match Name::of(buf, self.table[k - 1]).cmp(&name)? {
+        match Name::of(buf, self.table[k - 1]).cmp(&name) {
             Ordering::Less => return Ok(()),
             Ordering::Equal => return Err(DUPLICATE),
             Ordering::Greater => {}
@@ -201,7 +201,7 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         let (mut lo, mut hi) = (base, k - 1);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match Name::of(buf, self.table[mid]).cmp(&name)? {
+            match Name::of(buf, self.table[mid]).cmp(&name) {
                 Ordering::Less => lo = mid + 1,
                 Ordering::Equal => return Err(DUPLICATE),
                 Ordering::Greater => hi = mid,
@@ -320,23 +320,31 @@ impl<'b> Name<'b> {
     }
 
     /// Compares by UTF-16 code units (RFC 8785 §3.2.3).
-    #[inline]
-    fn cmp(&self, other: &Name<'_>) -> Result<Ordering> {
+    #[inline(always)]
+    fn cmp(&self, other: &Name<'_>) -> Ordering {
         let (ka, kb) = (self.text, other.text);
         if self.ascii && other.ascii {
             // Plain ASCII (no byte below 0x20): byte order is UTF-16 order, and the prefixes
             // decide most comparisons.
             if self.prefix != other.prefix || (ka.len() <= 8 && kb.len() <= 8) {
-                return Ok(self.prefix.cmp(&other.prefix).then(ka.len().cmp(&kb.len())));
+                return self.prefix.cmp(&other.prefix).then(ka.len().cmp(&kb.len()));
             }
-            return Ok(ka.cmp(kb));
+            return ka.cmp(kb);
         }
+        self.cmp_unicode(other)
+    }
+
+    /// [`Name::cmp`] when either name is not plain ASCII.
+    #[inline(never)]
+    fn cmp_unicode(&self, other: &Name<'_>) -> Ordering {
+        let (ka, kb) = (self.text, other.text);
         if !self.escaped && !other.escaped {
-            return Ok(cmp_utf8_as_utf16(ka, kb));
+            return cmp_utf8_as_utf16(ka, kb);
         }
         // Names with escapes (rare: control characters, quotes, backslashes) compare decoded.
-        let text = |k| core::str::from_utf8(k).map_err(|_| Error::InvalidArgument("member name"));
-        Ok(Str { raw: text(ka)?, escaped: self.escaped }.cmp_utf16(&Str { raw: text(kb)?, escaped: other.escaped }))
+        // Both were written here from `&str` names, escapes included, so they are UTF-8.
+        let text = |k| core::str::from_utf8(k).unwrap_or_default();
+        Str { raw: text(ka), escaped: self.escaped }.cmp_utf16(&Str { raw: text(kb), escaped: other.escaped })
     }
 }
 
