@@ -2,9 +2,10 @@
 //! `cryptography` objects (raw 32-byte keys, urlsafe base64 with padding).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
 
-use concordia_core::sign::{self, KeyPair as CoreKeyPair, PublicKey as CorePublicKey, Signature};
+use concordia_core::sign::{self, KeyPair as CoreKeyPair, PreparedKey, PublicKey as CorePublicKey, Signature};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
@@ -71,7 +72,7 @@ impl KeyPair {
     /// The public key.
     #[getter]
     fn public_key(&self) -> PublicKey {
-        PublicKey { inner: self.inner.public_key() }
+        PublicKey::new(self.inner.public_key())
     }
 
     /// Signs raw bytes; returns the 64-byte signature.
@@ -84,11 +85,39 @@ impl KeyPair {
     }
 }
 
-/// An Ed25519 public key.
+/// An Ed25519 public key. Its point is checked and decoded on its first verification and
+/// kept, so a key object that verifies many signatures decodes once (immutable otherwise;
+/// safe to share between threads).
 #[pyclass(module = "concordia_rs", frozen, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct PublicKey {
     pub(crate) inner: CorePublicKey,
+    prepared: OnceLock<concordia_core::Result<PreparedKey>>,
+}
+
+impl PublicKey {
+    pub(crate) fn new(inner: CorePublicKey) -> Self {
+        PublicKey { inner, prepared: OnceLock::new() }
+    }
+
+    /// The key checked and decoded ([`CorePublicKey::prepare`]), once per object.
+    pub(crate) fn prepared(&self) -> concordia_core::Result<PreparedKey> {
+        *self.prepared.get_or_init(|| self.inner.prepare())
+    }
+}
+
+impl PartialEq for PublicKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner == other.inner
+    }
+}
+
+impl Eq for PublicKey {}
+
+impl Hash for PublicKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.inner.hash(state);
+    }
 }
 
 #[pymethods]
@@ -96,13 +125,13 @@ impl PublicKey {
     /// A public key from its raw 32 bytes.
     #[staticmethod]
     fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        Ok(PublicKey { inner: core(CorePublicKey::from_bytes(data))? })
+        Ok(PublicKey::new(core(CorePublicKey::from_bytes(data))?))
     }
 
     /// A public key from base64 text (padded or unpadded, URL-safe or standard).
     #[staticmethod]
     fn from_b64(text: &str) -> PyResult<Self> {
-        Ok(PublicKey { inner: core(CorePublicKey::from_b64(text.trim()))? })
+        Ok(PublicKey::new(core(CorePublicKey::from_b64(text.trim()))?))
     }
 
     /// The raw 32 bytes (the name `cryptography` uses).
@@ -118,7 +147,7 @@ impl PublicKey {
     /// Verifies a raw 64-byte signature over raw bytes; raises `InvalidSignatureError`.
     fn verify(&self, signature: &[u8], data: &[u8]) -> PyResult<()> {
         let sig = core(Signature::from_bytes(signature))?;
-        core(sign::verify(&self.inner, data, &sig))
+        core(self.prepared().and_then(|key| sign::verify_prepared(&key, data, &sig)))
     }
 
     fn __repr__(&self) -> String {
@@ -187,6 +216,15 @@ fn is_ed25519_private(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(m) => obj.is_instance(&m.getattr("Ed25519PrivateKey")?),
         Err(_) => Ok(false),
     }
+}
+
+/// [`public_key_of`], checked and decoded: a [`PublicKey`] object's kept form, any other
+/// key's prepared for this call; `Some(Err(_))` for a key that is not a valid point.
+pub fn prepared_key_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<concordia_core::Result<PreparedKey>>> {
+    if let Ok(pk) = obj.cast::<PublicKey>() {
+        return Ok(Some(pk.get().prepared()));
+    }
+    Ok(public_key_of(obj)?.map(|k| k.prepare()))
 }
 
 /// The Ed25519 public key held by `obj`: a [`PublicKey`], a `cryptography`

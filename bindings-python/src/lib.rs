@@ -240,10 +240,13 @@ fn verify_signature(
     };
     match alg {
         sign::Alg::EdDsa => {
-            let Ok(Some(pk)) = public_key_of(public_key) else { return Ok(false) };
+            let Ok(Some(key)) = keys::prepared_key_of(public_key) else { return Ok(false) };
             let Ok(sig) = Signature::from_b64url(&text) else { return Ok(false) };
-            Ok(canon::with_canonical(data, &WithoutSignature, |pre| Ok(sign::verify(&pk, pre, &sig).is_ok()))
-                .unwrap_or(false))
+            // A key that is not a valid point fails here, after the data's own errors.
+            Ok(canon::with_canonical(data, &WithoutSignature, |pre| {
+                Ok(key.is_ok_and(|key| sign::verify_prepared(&key, pre, &sig).is_ok()))
+            })
+            .unwrap_or(false))
         }
         sign::Alg::Es256 => {
             let Ok(Some(pk)) = es256::public_key_of(public_key) else { return Ok(false) };

@@ -224,3 +224,34 @@ def test_callbacks_in_keys_never_panic() -> None:
             except BaseException as e:  # noqa: BLE001 - the point is what kind it is
                 assert isinstance(e, Exception), f"{type(e).__module__}.{type(e).__name__}: {e}"
                 assert type(e).__module__ != "pyo3_runtime"
+
+
+def test_a_key_object_that_keeps_its_decoded_point_gives_every_verdict_again() -> None:
+    """A `PublicKey` decodes its point on its first verification and keeps it: reused for
+    good, tampered and foreign signatures in turn, and for a key that is not a valid point,
+    it answers as its raw bytes do, every time."""
+    kp = rs.KeyPair.generate()
+    other = rs.KeyPair.generate()
+    msg = {"type": "negotiate.offer", "body": {"price": 10}, "from": {"agent_id": "a"}}
+    sig = rs.sign_message(msg, kp)
+    foreign = rs.sign_message(msg, other)
+    tampered = dict(msg, body={"price": 11})
+    pk = kp.public_key
+    raw = pk.public_bytes_raw()
+    for _ in range(3):
+        for data, s, want in [(msg, sig, True), (tampered, sig, False), (msg, foreign, False)]:
+            assert rs.verify_signature(data, s, pk) is want
+            assert rs.verify_signature(data, s, raw) is want
+            assert sdk_signing.verify_signature(data, s, sdk_signing.public_key_from_b64url(pk.to_b64url())) is want
+    # The identity point (y = 1): 32 bytes the SDK reads as a key, a small-order point we
+    # refuse; the object keeps the refusal.
+    small = rs.PublicKey.from_bytes(b"\x01" + b"\x00" * 31)
+    for _ in range(3):
+        assert rs.verify_signature(msg, sig, small) is False
+        with pytest.raises(rs.InvalidSignatureError):
+            small.verify(b"\x00" * 64, b"m")
+    raw_sig = kp.sign(b"m")
+    for _ in range(3):
+        pk.verify(raw_sig, b"m")
+        with pytest.raises(rs.InvalidSignatureError):
+            pk.verify(raw_sig, b"n")
