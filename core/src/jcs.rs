@@ -392,17 +392,31 @@ fn first_escape(bytes: &[u8]) -> Option<usize> {
         at += 8;
     }
     let rest = bytes.get(at..).unwrap_or_default();
-    if rest.len() < 8 {
-        // The tail, padded with spaces (which need no escape), as one more word.
-        let mut w = [b' '; 8];
-        if let Some(head) = w.get_mut(..rest.len()) {
-            head.copy_from_slice(rest);
-        }
-        if !needs_escape8(u64::from_le_bytes(w)) {
-            return None;
-        }
+    if rest.len() < 8 && !needs_escape8(tail_word(bytes, rest)) {
+        return None;
     }
     rest.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\').map(|i| at + i)
+}
+
+/// A word holding every byte of `rest` (fewer than eight, the end of `bytes`) and nothing
+/// that needs an escape besides: the last eight bytes of `bytes` when there are eight
+/// (those before `rest` are known to need none), else `rest`'s bytes, some twice, padded
+/// with spaces. Built from loads, not by copying into a buffer and reading it back (a
+/// store-forwarding stall on every short string).
+#[inline(always)]
+fn tail_word(bytes: &[u8], rest: &[u8]) -> u64 {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    if let Some(last) = bytes.last_chunk::<8>() {
+        return u64::from_le_bytes(*last);
+    }
+    let n = rest.len();
+    if let (Some(a), Some(b)) = (rest.first_chunk::<4>(), rest.last_chunk::<4>()) {
+        return u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << 32;
+    }
+    match (rest.first(), rest.get(n / 2), rest.last()) {
+        (Some(&a), Some(&b), Some(&c)) => (SPACES & !0xFF_FFFF) | u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16,
+        _ => SPACES,
+    }
 }
 
 /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\\` (the bytes
