@@ -323,8 +323,8 @@ const SMALL_ORDER_Y: [[u8; 32]; 5] = [
     ],
 ];
 
-/// Whether an encoding with a canonical `y` names a point of small order (or, for `y` of
-/// such a point with no matching `x`, no point at all): its `y` is one of [`SMALL_ORDER_Y`].
+/// Whether an encoding with a canonical `y` names a point of small order: its `y` is one of
+/// [`SMALL_ORDER_Y`] (each of which decodes, with either sign bit, to such a point).
 fn small_order_y(enc: &[u8; 32]) -> bool {
     let mut y = *enc;
     y[31] &= 0x7f;
