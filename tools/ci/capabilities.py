@@ -5,7 +5,7 @@ Fails (exit 1, one line per problem) when
   * a surface has no entry for a capability: neither the names that provide it nor a
     written reason why it lacks it,
   * a name given for a surface is not declared in that surface's sources (its `declares`
-    patterns, e.g. a C prototype in include/concordia.h, a `def` in a .pyi stub, a `func`
+    patterns, e.g. a C prototype in include/concordia.h, a `def` in a .pyi type file, a `func`
     in the generated Swift and a `fun` in the generated Kotlin),
   * a reason is empty, or an entry names a capability that is not a row,
   * README.md's table (between the capabilities markers) is not the generated one.
