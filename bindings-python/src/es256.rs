@@ -65,13 +65,7 @@ impl Es256KeyPair {
 
     /// The verifier material for this key, in the shape of `KeyPair.verification_material()`.
     fn verification_material<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("key_type", "P-256")?;
-        d.set_item("public_key_b64url", self.public_key_b64())?;
-        d.set_item("alg", "ES256")?;
-        d.set_item("canonicalization", "RFC8785-JCS")?;
-        d.set_item("preimage_rule", "object minus top-level 'signature'")?;
-        Ok(d)
+        crate::keys::verification_material(py, concordia_core::sign::Alg::Es256, &self.public_key_b64())
     }
 
     /// The 32-byte big-endian private scalar.

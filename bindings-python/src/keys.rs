@@ -55,13 +55,7 @@ impl KeyPair {
 
     /// The verifier material the reference SDK publishes for this key.
     fn verification_material<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("key_type", "Ed25519")?;
-        d.set_item("public_key_b64url", self.public_key_b64())?;
-        d.set_item("alg", "EdDSA")?;
-        d.set_item("canonicalization", "RFC8785-JCS")?;
-        d.set_item("preimage_rule", "object minus top-level 'signature'")?;
-        Ok(d)
+        verification_material(py, sign::Alg::EdDsa, &self.public_key_b64())
     }
 
     /// The raw 32-byte private key (seed).
@@ -225,6 +219,21 @@ pub fn prepared_key_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<concordia_core
         return Ok(Some(pk.get().prepared()));
     }
     Ok(public_key_of(obj)?.map(|k| k.prepare()))
+}
+
+/// The SDK's `verification_material()` dict for a key of `alg` (names from the core).
+pub fn verification_material<'py>(
+    py: Python<'py>,
+    alg: sign::Alg,
+    public_key_b64url: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("key_type", alg.key_type())?;
+    d.set_item("public_key_b64url", public_key_b64url)?;
+    d.set_item("alg", alg.name())?;
+    d.set_item("canonicalization", sign::CANONICALIZATION)?;
+    d.set_item("preimage_rule", sign::PREIMAGE_RULE)?;
+    Ok(d)
 }
 
 /// The Ed25519 public key held by `obj`: a [`PublicKey`], a `cryptography`

@@ -422,6 +422,14 @@ impl fmt::Debug for VerifySink {
     }
 }
 
+/// The canonicalization every signature preimage uses, as the SDK's
+/// `verification_material()` names it.
+pub const CANONICALIZATION: &str = "RFC8785-JCS";
+
+/// The preimage rule of a Concordia signature (SPEC §9.2, rule 1), as the SDK's
+/// `verification_material()` states it.
+pub const PREIMAGE_RULE: &str = "object minus top-level 'signature'";
+
 /// A signature algorithm of the reference SDK (`SUPPORTED_JWS_ALGORITHMS`): the `alg` its
 /// `sign_message` and `verify_signature` take, and mandates and trust-evidence envelopes
 /// carry (`algorithm`, `signature.alg`). Every surface reads the name with
@@ -442,6 +450,15 @@ impl Alg {
         match self {
             Alg::EdDsa => "EdDSA",
             Alg::Es256 => "ES256",
+        }
+    }
+
+    /// The key type the SDK's `verification_material()` names: `"Ed25519"` or `"P-256"`.
+    #[must_use]
+    pub const fn key_type(self) -> &'static str {
+        match self {
+            Alg::EdDsa => "Ed25519",
+            Alg::Es256 => "P-256",
         }
     }
 
