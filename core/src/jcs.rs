@@ -292,10 +292,10 @@ pub fn write_to_slice_with<P: Preimage + ?Sized>(value: Value<'_>, rule: &P, out
 /// Only the sink's own errors.
 pub fn write_number<S: Sink + ?Sized>(f: f64, sink: &mut S) -> Result<()> {
     let mut buf = NumberBuf::new();
-    sink.write(buf.format(f).as_bytes())
+    sink.write(buf.format_bytes(f))
 }
 
-static HEX: &[u8; 16] = b"0123456789abcdef";
+pub(crate) static HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Writes a decoded string value with RFC 8785 escaping, quotes included.
 fn write_str<S: Sink + ?Sized>(s: Str<'_>, sink: &mut S) -> Result<()> {

@@ -31,18 +31,23 @@ impl NumberBuf {
 
     /// Formats `f`; see [`crate::jcs::write_number`].
     pub fn format(&mut self, f: f64) -> &str {
+        core::str::from_utf8(self.format_bytes(f)).unwrap_or("0")
+    }
+
+    /// [`NumberBuf::format`] as ASCII bytes (no UTF-8 check of digits written here).
+    pub(crate) fn format_bytes(&mut self, f: f64) -> &[u8] {
         if !f.is_finite() {
-            return "null";
+            return b"null";
         }
         // Integers below 2^53 print as plain decimals in ECMAScript; do them by hand.
         if f.abs() < 9_007_199_254_740_992.0 && (f as i64) as f64 == f {
             // -0.0 becomes 0 and is written `0`, as ECMAScript does.
-            return self.integer(f as i64);
+            return self.integer_bytes(f as i64);
         }
         if self.short_decimal(f) {
-            return core::str::from_utf8(self.int.get(self.short..).unwrap_or(b"0")).unwrap_or("0");
+            return self.int.get(self.short..).unwrap_or(b"0");
         }
-        self.ryu.format_finite(f)
+        self.ryu.format_finite(f).as_bytes()
     }
 
     /// Writes a non-integral `f` into `int[short..]` when it is `n / 10^k` for some

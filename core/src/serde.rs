@@ -53,7 +53,7 @@
 //!   Members that arrive sorted cost one comparison each and no move. A move copies the
 //!   member into the unused end of the buffer and back (three copies), or rotates the span
 //!   in place when the buffer has no room to spare. The members of the objects being
-//!   written are held in a table of [`MAX_OPEN_MEMBERS`] entries of 8 bytes on the stack
+//!   written are held in a table of [`MAX_OPEN_MEMBERS`] entries of 16 bytes on the stack
 //!   (the members of all objects *open at once*: an object's entries are released when it
 //!   closes); [`to_canonical_slice_in`] takes a caller table for more. A full table is
 //!   [`Limit::Capacity`]. A buffer too small is [`Error::BufferTooSmall`] with the exact
@@ -197,11 +197,12 @@ mod ser;
 mod stream;
 
 pub use self::de::Deserializer;
+pub use self::ser::OpenMember;
 
 /// The deepest nesting written or read: the reader's default (128 containers).
 pub const MAX_DEPTH: usize = crate::json::DEFAULT_MAX_DEPTH as usize;
 
-/// Entries (8 bytes each) of the stack member table of [`to_canonical_slice`]: the members
+/// Entries (16 bytes each, [`OpenMember`]) of the stack member table of [`to_canonical_slice`]: the members
 /// of all objects open at once (an object with 300 members inside another with 10 needs
 /// 310).
 pub const MAX_OPEN_MEMBERS: usize = 256;
@@ -237,12 +238,13 @@ pub fn to_canonical_slice_with<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     rule: &P,
     out: &mut [u8],
 ) -> Result<usize> {
-    let mut table = [0u64; MAX_OPEN_MEMBERS];
+    let mut table = [OpenMember::EMPTY; MAX_OPEN_MEMBERS];
     ser::write(value, rule, None, out, &mut table)
 }
 
-/// [`to_canonical_slice_with`] with a caller member table: one `u64` per member open at
-/// once (for maps larger than [`MAX_OPEN_MEMBERS`]).
+/// [`to_canonical_slice_with`] with a caller member table: one [`OpenMember`] per member
+/// open at once (for maps larger than [`MAX_OPEN_MEMBERS`]), e.g.
+/// `[OpenMember::EMPTY; 1024]`.
 ///
 /// # Errors
 /// As [`to_canonical_slice`], with [`Limit::Capacity`] when `table` is full.
@@ -250,7 +252,7 @@ pub fn to_canonical_slice_in<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     value: &T,
     rule: &P,
     out: &mut [u8],
-    table: &mut [u64],
+    table: &mut [OpenMember],
 ) -> Result<usize> {
     ser::write(value, rule, None, out, table)
 }
@@ -302,7 +304,7 @@ const SIGNATURE_MEMBER_LEN: usize = 103;
 /// [`Error::BufferTooSmall`] with the full length of the signed form when `out` is too
 /// short; [`Error::Schema`] when `value` is not an object; as [`to_canonical_slice`].
 pub fn sign<T: Serialize + ?Sized>(value: &T, key: &KeyPair, out: &mut [u8]) -> Result<usize> {
-    let mut table = [0u64; MAX_OPEN_MEMBERS];
+    let mut table = [OpenMember::EMPTY; MAX_OPEN_MEMBERS];
     let sig = signature_in(value, key, out, &mut table)?;
     let b64 = sig.to_b64url();
     let mut quoted = [0u8; 90];
@@ -318,7 +320,7 @@ pub fn sign<T: Serialize + ?Sized>(value: &T, key: &KeyPair, out: &mut [u8]) -> 
 /// # Errors
 /// As [`sign`] (a too-small `out` reports the length of the signed form).
 pub fn signature<T: Serialize + ?Sized>(value: &T, key: &KeyPair, out: &mut [u8]) -> Result<Signature> {
-    let mut table = [0u64; MAX_OPEN_MEMBERS];
+    let mut table = [OpenMember::EMPTY; MAX_OPEN_MEMBERS];
     signature_in(value, key, out, &mut table)
 }
 
@@ -326,7 +328,7 @@ fn signature_in<T: Serialize + ?Sized>(
     value: &T,
     key: &KeyPair,
     out: &mut [u8],
-    table: &mut [u64],
+    table: &mut [OpenMember],
 ) -> Result<Signature> {
     let n = ser::write_object(value, &WithoutSignature, out, table).map_err(|e| match e {
         // The signed form adds the signature member, and a comma unless the rest is `{}`.
@@ -538,7 +540,7 @@ fn finish_decimal(negative: bool, buf: &mut [u8; 40], mut i: usize) -> &[u8] {
 fn write_double<S: Sink + ?Sized>(f: f64, sink: &mut S) -> Result<()> {
     crate::jcs::events::check_double(f)?;
     let mut nb = crate::number::NumberBuf::new();
-    sink.write(nb.format(f).as_bytes())
+    sink.write(nb.format_bytes(f))
 }
 
 /// Writes bytes as a JSON string of padded URL-safe base64.

@@ -359,8 +359,8 @@ impl<'r, S: Sink, P: Preimage + ?Sized> Writer<'r, S, P> {
     pub fn double(&mut self, f: f64) -> Result<()> {
         check_double(f)?;
         self.value()?;
-        let text = self.nb.format(f);
-        self.sink.write(text.as_bytes())?;
+        let text = self.nb.format_bytes(f);
+        self.sink.write(text)?;
         Ok(())
     }
 }

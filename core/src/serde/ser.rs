@@ -18,10 +18,9 @@ pub(super) fn write<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     rule: &P,
     extra: Option<(&str, &[u8])>,
     out: &mut [u8],
-    table: &mut [u64],
+    table: &mut [OpenMember],
 ) -> Result<usize> {
-    let mut ser =
-        Ser { out: Out { buf: out, len: 0, over: false }, table, top: 0, depth: 0, rule, extra, object: false };
+    let mut ser = Ser { out: Out { buf: out, len: 0 }, table, top: 0, depth: 0, rule, extra, object: false };
     value.serialize(&mut ser)?;
     if ser.extra.is_some() {
         return Err(Error::Schema("signed value must be an object"));
@@ -34,10 +33,9 @@ pub(super) fn write_object<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     value: &T,
     rule: &P,
     out: &mut [u8],
-    table: &mut [u64],
+    table: &mut [OpenMember],
 ) -> Result<usize> {
-    let mut ser =
-        Ser { out: Out { buf: out, len: 0, over: false }, table, top: 0, depth: 0, rule, extra: None, object: false };
+    let mut ser = Ser { out: Out { buf: out, len: 0 }, table, top: 0, depth: 0, rule, extra: None, object: false };
     value.serialize(&mut ser)?;
     if !ser.object {
         return Err(Error::Schema("signed value must be an object"));
@@ -47,81 +45,324 @@ pub(super) fn write_object<T: Serialize + ?Sized, P: Preimage + ?Sized>(
 
 const DUPLICATE: Error = Error::Json { kind: Syntax::DuplicateKey, offset: 0 };
 
+/// One entry of the member table of [`super::to_canonical_slice_in`]: a member of an
+/// object being written (where it starts, its name's length, and the name's first bytes
+/// for comparisons). 16 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenMember {
+    /// The member's start (its name's opening quote) in the high 32 bits, the length of the
+    /// name as written (between the quotes) above bit 1, bit 1 set when the name is plain
+    /// ASCII (no escapes), bit 0 set when the written name holds escapes.
+    meta: u64,
+    /// The first 8 bytes of a plain ASCII name, zero-padded, big-endian (0 otherwise).
+    prefix: u64,
+}
+
+impl OpenMember {
+    /// An unused entry, to fill a table with: `[OpenMember::EMPTY; 1024]`.
+    pub const EMPTY: Self = OpenMember { meta: 0, prefix: 0 };
+
+    #[inline(always)]
+    fn start(self) -> usize {
+        (self.meta >> 32) as usize
+    }
+
+    #[inline(always)]
+    fn name_len(self) -> usize {
+        ((self.meta as u32) >> 2) as usize
+    }
+
+    #[inline(always)]
+    fn plain(self) -> bool {
+        self.meta & 2 != 0
+    }
+
+    /// The name as written, between the quotes.
+    #[inline(always)]
+    fn name(self, buf: &[u8]) -> &[u8] {
+        let s = self.start() + 1;
+        buf.get(s..s + self.name_len()).unwrap_or_default()
+    }
+
+    /// The same member moved by `by` bytes towards the end.
+    #[inline(always)]
+    fn shifted(self, by: usize) -> Self {
+        OpenMember { meta: self.meta + ((by as u64) << 32), prefix: self.prefix }
+    }
+
+    /// The same member moved to `at`.
+    #[inline(always)]
+    fn at(self, at: usize) -> Self {
+        OpenMember { meta: (self.meta & 0xFFFF_FFFF) | ((at as u64) << 32), prefix: self.prefix }
+    }
+
+    /// Compares the names of two members of the output `buf` by UTF-16 code units (RFC 8785
+    /// §3.2.3).
+    #[inline(always)]
+    fn cmp_name(self, other: Self, buf: &[u8]) -> Ordering {
+        if self.plain() && other.plain() {
+            // Plain ASCII (no byte below 0x20): byte order is UTF-16 order, zero padding
+            // sorts a name before its extensions, and the prefixes decide most comparisons.
+            let (la, lb) = (self.name_len(), other.name_len());
+            if self.prefix != other.prefix || (la <= 8 && lb <= 8) {
+                return self.prefix.cmp(&other.prefix).then(la.cmp(&lb));
+            }
+            return self.name(buf).cmp(other.name(buf));
+        }
+        self.cmp_unicode(other, buf)
+    }
+
+    /// [`OpenMember::cmp_name`] when either name is not plain ASCII.
+    #[inline(never)]
+    fn cmp_unicode(self, other: Self, buf: &[u8]) -> Ordering {
+        let (ka, kb) = (self.name(buf), other.name(buf));
+        let (ea, eb) = (self.meta & 1 != 0, other.meta & 1 != 0);
+        if !ea && !eb {
+            return cmp_utf8_as_utf16(ka, kb);
+        }
+        // Names with escapes (rare: control characters, quotes, backslashes) compare decoded.
+        // Both were written here from `&str` names, escapes included, so they are UTF-8.
+        let text = |k| core::str::from_utf8(k).unwrap_or_default();
+        Str { raw: text(ka), escaped: ea }.cmp_utf16(&Str { raw: text(kb), escaped: eb })
+    }
+}
+
 /// The caller's buffer; past its end, only the length is counted.
 struct Out<'o> {
     buf: &'o mut [u8],
+    /// The length of the output so far; beyond `buf.len()` once some output did not fit
+    /// (from then on nothing is written or moved, since every later write starts past the
+    /// end).
     len: usize,
-    /// Some output did not fit: nothing more is written or moved.
-    over: bool,
 }
 
 impl Out<'_> {
+    #[inline(always)]
+    fn over(&self) -> bool {
+        self.len > self.buf.len()
+    }
+
     fn finish(self) -> Result<usize> {
-        if self.over {
+        if self.over() {
             Err(Error::BufferTooSmall { needed: self.len })
         } else {
             Ok(self.len)
         }
     }
-}
 
-impl Out<'_> {
-    /// Writes `s` as a JSON string (see [`super::write_str`]) in one copy when nothing in it
-    /// needs an escape; returns the length written between the quotes and whether the text
-    /// is all ASCII and unescaped (so that names compare as plain bytes).
-    #[inline]
-    fn string(&mut self, s: &str) -> Result<(usize, bool)> {
-        let bytes = s.as_bytes();
-        let (mut special, mut all) = (false, 0u8);
-        for &b in bytes {
-            special |= (b < 0x20) | (b == b'"') | (b == b'\\');
-            all |= b;
-        }
-        let high = all >= 0x80;
-        if special {
-            let start = self.len;
-            crate::jcs::write_plain_str(s, self)?;
-            return Ok((self.len - start - 2, false));
-        }
-        let end = self.len.saturating_add(bytes.len() + 2);
-        if !self.over {
-            match self.buf.get_mut(self.len..end) {
-                Some([open, mid @ .., close]) => {
-                    *open = b'"';
-                    mid.copy_from_slice(bytes);
-                    *close = b'"';
-                }
-                _ => self.over = true,
-            }
-        }
-        self.len = end;
-        Ok((bytes.len(), !high))
-    }
-}
-
-impl Out<'_> {
     /// One byte of punctuation.
-    #[inline]
+    #[inline(always)]
     fn byte(&mut self, b: u8) {
-        if !self.over {
-            match self.buf.get_mut(self.len) {
-                Some(slot) => *slot = b,
-                None => self.over = true,
-            }
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
         }
         self.len += 1;
     }
+
+    /// Writes `s` as a JSON string (see [`super::write_str`]), followed by a colon when it is
+    /// a member name (`NAME`), and says what it wrote. Text that needs no escape (most) is
+    /// copied and checked in one pass, eight bytes at a time; text that does goes through
+    /// the escaping writer.
+    #[inline(always)]
+    fn string<const NAME: bool>(&mut self, s: &str) -> Result<Written> {
+        let bytes = s.as_bytes();
+        let n = bytes.len();
+        let start = self.len;
+        let total = n + 2 + usize::from(NAME);
+        if let Some([open, dst @ .., close]) = self.buf.get_mut(start..start.saturating_add(total - usize::from(NAME)))
+        {
+            let (escape, all, prefix) = copy_scan::<NAME>(bytes, dst);
+            if escape == 0 {
+                *open = b'"';
+                *close = b'"';
+                self.len = start + total;
+                if NAME {
+                    if let Some(colon) = self.buf.get_mut(start + total - 1) {
+                        *colon = b':';
+                    }
+                }
+                let plain = all & HIGH == 0;
+                return Ok(Written { raw: n, plain, prefix: if plain { prefix } else { 0 } });
+            }
+        }
+        // Text with escapes, or no room left.
+        match self.buf.get_mut(start..).and_then(|d| d.get_mut(..n.saturating_mul(6).saturating_add(2))) {
+            // Room for the longest escaped form (every byte `\u00XX`): escape in place.
+            Some(dst) => self.len = start + escape_into(bytes, dst),
+            None => crate::jcs::write_plain_str(s, self)?,
+        }
+        let raw = self.len - start - 2;
+        if NAME {
+            self.byte(b':');
+        }
+        let plain = raw == n && bytes.is_ascii();
+        Ok(Written { raw, plain, prefix: if plain { prefix_of(bytes) } else { 0 } })
+    }
+}
+
+/// What [`Out::string`] wrote.
+struct Written {
+    /// The length between the quotes.
+    raw: usize,
+    /// The text is ASCII and needed no escape.
+    plain: bool,
+    /// The first 8 bytes of plain text, zero-padded, big-endian (names only).
+    prefix: u64,
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Copies `src` into `dst` (of the same length) eight bytes at a time and returns the high
+/// bits of the bytes that need an escape (0 when none), every byte or-ed together, and,
+/// for names (`NAME`), the first 8 bytes zero-padded and big-endian.
+#[inline(always)]
+fn copy_scan<const NAME: bool>(src: &[u8], dst: &mut [u8]) -> (u64, u64, u64) {
+    let n = src.len();
+    let (mut escape, mut all) = (0u64, 0u64);
+    let mut prefix = 0;
+    if n >= 8 {
+        let (words, _) = src.as_chunks::<8>();
+        let (slots, _) = dst.as_chunks_mut::<8>();
+        for (w, slot) in words.iter().zip(slots.iter_mut()) {
+            *slot = *w;
+            let w = u64::from_le_bytes(*w);
+            escape |= escape_bits(w);
+            all |= w;
+        }
+        // The last (partial) word, as the last eight bytes.
+        if let (Some(w), Some(slot)) = (src.last_chunk::<8>(), dst.last_chunk_mut::<8>()) {
+            *slot = *w;
+            let w = u64::from_le_bytes(*w);
+            escape |= escape_bits(w);
+            all |= w;
+        }
+        if NAME {
+            if let Some(w) = src.first_chunk::<8>() {
+                prefix = u64::from_be_bytes(*w);
+            }
+        }
+    } else if n >= 4 {
+        // Two overlapping four-byte words.
+        if let (Some(a), Some(b)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+            if let Some(slot) = dst.first_chunk_mut::<4>() {
+                *slot = *a;
+            }
+            if let Some(slot) = dst.last_chunk_mut::<4>() {
+                *slot = *b;
+            }
+            let w = u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << 32;
+            escape = escape_bits(w);
+            all = w;
+            if NAME {
+                prefix = u64::from(u32::from_be_bytes(*a)) << 32 | u64::from(u32::from_be_bytes(*b)) << (8 * (8 - n));
+            }
+        }
+    } else if n > 0 {
+        // The first, middle and last byte (some the same).
+        let (a, b, c) = (src[0], src[n / 2], src[n - 1]);
+        dst[0] = a;
+        dst[n / 2] = b;
+        dst[n - 1] = c;
+        let w = 0x2020_2020_2000_0000 | u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16;
+        escape = escape_bits(w);
+        all = w;
+        if NAME {
+            prefix = u64::from(a) << 56 | u64::from(b) << (56 - 8 * (n / 2)) | u64::from(c) << (56 - 8 * (n - 1));
+        }
+    }
+    (escape, all, prefix)
+}
+
+/// The high bit of each byte of `w` that is below 0x20, `"` or `\\` (the bytes a JSON
+/// string escapes); 0 when there is none (the "has a byte less than n" and "has a zero
+/// byte" word tests, exact as a whole-word answer).
+#[inline(always)]
+fn escape_bits(w: u64) -> u64 {
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w;
+    let quote = w ^ (ONES * u64::from(b'"'));
+    let backslash = w ^ (ONES * u64::from(b'\\'));
+    let zero_quote = quote.wrapping_sub(ONES) & !quote;
+    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (below_space | zero_quote | zero_backslash) & HIGH
+}
+
+/// Writes `src` as a quoted JSON string with RFC 8785 escapes (as
+/// [`crate::jcs::write_plain_str`] does) into `dst`, which holds at least `6 * src.len() + 2`
+/// bytes (the longest escaped form); returns the length written.
+fn escape_into(src: &[u8], dst: &mut [u8]) -> usize {
+    dst[0] = b'"';
+    let (mut i, mut j) = (0, 1);
+    loop {
+        // Copy up to the next byte that needs an escape, eight bytes at a time.
+        let run = match (src.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()), dst.get_mut(j..j + 8)) {
+            (Some(w), Some(slot)) => {
+                slot.copy_from_slice(&w);
+                let bits = escape_bits(u64::from_le_bytes(w));
+                if bits == 0 {
+                    i += 8;
+                    j += 8;
+                    continue;
+                }
+                // The lowest flagged byte is exact (a false flag needs a true one below it).
+                bits.trailing_zeros() as usize / 8
+            }
+            _ => {
+                let rest = &src[i..];
+                let k = rest.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\').unwrap_or(rest.len());
+                dst[j..j + k].copy_from_slice(&rest[..k]);
+                k
+            }
+        };
+        i += run;
+        j += run;
+        let Some(&b) = src.get(i) else { break };
+        i += 1;
+        let short = match b {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            0x08 => b'b',
+            0x0c => b'f',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            _ => {
+                let hex = crate::jcs::HEX;
+                dst[j..j + 6].copy_from_slice(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    hex[usize::from(b >> 4)],
+                    hex[usize::from(b & 15)],
+                ]);
+                j += 6;
+                continue;
+            }
+        };
+        dst[j] = b'\\';
+        dst[j + 1] = short;
+        j += 2;
+    }
+    dst[j] = b'"';
+    j + 1
+}
+
+/// The first 8 bytes of `k`, zero-padded, big-endian.
+fn prefix_of(k: &[u8]) -> u64 {
+    let mut v = 0u64;
+    for (i, &b) in k.iter().take(8).enumerate() {
+        v |= u64::from(b) << (56 - 8 * i);
+    }
+    v
 }
 
 impl Sink for Out<'_> {
     #[inline]
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
         let end = self.len.saturating_add(bytes.len());
-        if !self.over {
-            match self.buf.get_mut(self.len..end) {
-                Some(dst) => dst.copy_from_slice(bytes),
-                None => self.over = true,
-            }
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            dst.copy_from_slice(bytes);
         }
         self.len = end;
         Ok(())
@@ -131,7 +372,7 @@ impl Sink for Out<'_> {
 pub(super) struct Ser<'o, 't, 'r, P: ?Sized> {
     out: Out<'o>,
     /// The members of the open objects ([`entry`]).
-    table: &'t mut [u64],
+    table: &'t mut [OpenMember],
     top: usize,
     /// Open containers.
     depth: usize,
@@ -167,41 +408,53 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
     }
 
     /// Begins a member, whatever the rule says.
+    #[inline]
     fn begin_member(&mut self, key: &str) -> Result<()> {
         let start = self.out.len;
         if start > u32::MAX as usize {
             return Err(Error::Limit { kind: Limit::Size, offset: 0 });
         }
-        let (raw, plain_ascii) = self.out.string(key)?;
+        let name = self.out.string::<true>(key)?;
         let slot = self.table.get_mut(self.top).ok_or(Error::Limit { kind: Limit::Capacity, offset: 0 })?;
-        *slot = entry(start, raw, raw != key.len(), plain_ascii);
+        *slot = OpenMember {
+            meta: ((start as u64) << 32)
+                | ((name.raw as u64 & 0x3FFF_FFFF) << 2)
+                | (u64::from(name.plain) << 1)
+                | u64::from(name.raw != key.len()),
+            prefix: name.prefix,
+        };
         self.top += 1;
-        self.out.byte(b':');
         Ok(())
     }
 
     /// Ends the member just written (`,` after it) and moves it to its sorted place among
     /// the members of its object from table entry `base` on.
+    #[inline]
     fn settle(&mut self, base: usize) -> Result<()> {
         self.out.byte(b',');
         let k = self.top - 1;
-        if k == base || self.out.over {
+        if k == base || self.out.over() {
             return Ok(());
         }
         let buf: &[u8] = self.out.buf;
         let new = self.table[k];
-        let name = Name::of(buf, new);
         // The members before it are sorted: compare with the last (names that arrive sorted
         // cost one comparison), then search the rest by halves.
-        match Name::of(buf, self.table[k - 1]).cmp(&name) {
-            Ordering::Less => return Ok(()),
-            Ordering::Equal => return Err(DUPLICATE),
-            Ordering::Greater => {}
+        match self.table[k - 1].cmp_name(new, buf) {
+            Ordering::Less => Ok(()),
+            Ordering::Equal => Err(DUPLICATE),
+            Ordering::Greater => self.insert(base, k, new),
         }
+    }
+
+    /// Moves member `k` (`new`), which sorts before member `k - 1`, to its place.
+    #[inline(never)]
+    fn insert(&mut self, base: usize, k: usize, new: OpenMember) -> Result<()> {
+        let buf: &[u8] = self.out.buf;
         let (mut lo, mut hi) = (base, k - 1);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match Name::of(buf, self.table[mid]).cmp(&name) {
+            match self.table[mid].cmp_name(new, buf) {
                 Ordering::Less => lo = mid + 1,
                 Ordering::Equal => return Err(DUPLICATE),
                 Ordering::Greater => hi = mid,
@@ -209,9 +462,9 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         }
         let pos = lo;
         let end = self.out.len;
-        let len = end - start_of(new);
-        let at = start_of(self.table[pos]);
-        let mid = start_of(new);
+        let mid = new.start();
+        let len = end - mid;
+        let at = self.table[pos].start();
         match self.out.buf.split_at_mut_checked(end) {
             // With room after the output, move by copies: the member to the spare room, the
             // members before it up, the member down.
@@ -227,9 +480,9 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
             }
         }
         for i in (pos..k).rev() {
-            self.table[i + 1] = self.table[i] + ((len as u64) << 32);
+            self.table[i + 1] = self.table[i].shifted(len);
         }
-        self.table[pos] = (new & 0xFFFF_FFFF) | ((at as u64) << 32);
+        self.table[pos] = new.at(at);
         Ok(())
     }
 
@@ -248,10 +501,8 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         self.top = base;
         if had_members {
             // The last member's comma becomes the brace.
-            if !self.out.over {
-                if let Some(last) = self.out.buf.get_mut(self.out.len - 1) {
-                    *last = b'}';
-                }
+            if let Some(last) = self.out.buf.get_mut(self.out.len - 1) {
+                *last = b'}';
             }
             Ok(())
         } else {
@@ -264,87 +515,6 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         self.depth -= 1;
         self.out.byte(b']');
         Ok(())
-    }
-}
-
-/// A member table entry: the member's start (its name's opening quote) in the high 32 bits,
-/// the length of the name as written (between the quotes) above bit 1, bit 1 set when the
-/// name is plain ASCII, bit 0 set when the written name holds escapes.
-fn entry(start: usize, raw_len: usize, escaped: bool, ascii: bool) -> u64 {
-    ((start as u64) << 32) | ((raw_len as u64 & 0x3FFF_FFFF) << 2) | (u64::from(ascii) << 1) | u64::from(escaped)
-}
-
-fn start_of(e: u64) -> usize {
-    (e >> 32) as usize
-}
-
-/// The first 8 bytes of `k`, zero-padded, big-endian.
-#[inline]
-fn prefix(k: &[u8]) -> u64 {
-    if let Some(head) = k.first_chunk::<8>() {
-        return u64::from_be_bytes(*head);
-    }
-    let mut v = 0u64;
-    for (i, &b) in k.iter().enumerate() {
-        v |= u64::from(b) << (56 - 8 * i);
-    }
-    v
-}
-
-/// A member name read back from the buffer, ready for comparisons.
-struct Name<'b> {
-    text: &'b [u8],
-    escaped: bool,
-    ascii: bool,
-    /// The first 8 bytes, zero-padded, big-endian (for plain ASCII names).
-    prefix: u64,
-}
-
-impl<'b> Name<'b> {
-    #[inline]
-    fn of(buf: &'b [u8], e: u64) -> Self {
-        let s = start_of(e) + 1;
-        let len = ((e as u32) >> 2) as usize;
-        let text = buf.get(s..s + len).unwrap_or(&[]);
-        let ascii = e & 2 != 0;
-        let prefix = if !ascii {
-            0
-        } else if let Some(word) = buf.get(s..s + 8).and_then(|w| w.first_chunk::<8>()) {
-            // One load from the buffer, the bytes past the name masked off.
-            let keep = (!0u64).checked_shl(8 * (8 - len.min(8)) as u32).unwrap_or(0);
-            u64::from_be_bytes(*word) & keep
-        } else {
-            prefix(text)
-        };
-        Name { text, escaped: e & 1 != 0, ascii, prefix }
-    }
-
-    /// Compares by UTF-16 code units (RFC 8785 §3.2.3).
-    #[inline(always)]
-    fn cmp(&self, other: &Name<'_>) -> Ordering {
-        let (ka, kb) = (self.text, other.text);
-        if self.ascii && other.ascii {
-            // Plain ASCII (no byte below 0x20): byte order is UTF-16 order, and the prefixes
-            // decide most comparisons.
-            if self.prefix != other.prefix || (ka.len() <= 8 && kb.len() <= 8) {
-                return self.prefix.cmp(&other.prefix).then(ka.len().cmp(&kb.len()));
-            }
-            return ka.cmp(kb);
-        }
-        self.cmp_unicode(other)
-    }
-
-    /// [`Name::cmp`] when either name is not plain ASCII.
-    #[inline(never)]
-    fn cmp_unicode(&self, other: &Name<'_>) -> Ordering {
-        let (ka, kb) = (self.text, other.text);
-        if !self.escaped && !other.escaped {
-            return cmp_utf8_as_utf16(ka, kb);
-        }
-        // Names with escapes (rare: control characters, quotes, backslashes) compare decoded.
-        // Both were written here from `&str` names, escapes included, so they are UTF-8.
-        let text = |k| core::str::from_utf8(k).unwrap_or_default();
-        Str { raw: text(ka), escaped: self.escaped }.cmp_utf16(&Str { raw: text(kb), escaped: other.escaped })
     }
 }
 
@@ -452,10 +622,10 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
     }
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0u8; 4];
-        self.out.string(v.encode_utf8(&mut buf)).map(|_| ())
+        self.out.string::<false>(v.encode_utf8(&mut buf)).map(|_| ())
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.out.string(v).map(|_| ())
+        self.out.string::<false>(v).map(|_| ())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         write_bytes(v, &mut self.out)
@@ -473,7 +643,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         self.out.write(b"null")
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
-        self.out.string(variant).map(|_| ())
+        self.out.string::<false>(variant).map(|_| ())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<()> {
         value.serialize(self)
@@ -593,5 +763,77 @@ impl<P: Preimage + ?Sized> ser::SerializeStructVariant for Compound<'_, '_, '_, 
     }
     fn end(self) -> Result<()> {
         self.end_object()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::string::{String, ToString};
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::{prefix_of, Out};
+
+    /// `s` through [`Out::string`] into a buffer of `room` bytes: the bytes written (when
+    /// they fit), the length counted, and what the writer reported.
+    fn written<const NAME: bool>(s: &str, room: usize) -> (Vec<u8>, usize, usize, bool, u64) {
+        let mut buf = vec![0xAAu8; room];
+        let mut out = Out { buf: &mut buf, len: 0 };
+        let w = out.string::<NAME>(s).unwrap();
+        let (len, over) = (out.len, out.over());
+        let text = if over { Vec::new() } else { buf[..len].to_vec() };
+        (text, len, w.raw, w.plain, w.prefix)
+    }
+
+    #[test]
+    fn strings_are_written_as_serde_json_escapes_them() {
+        // serde_json escapes strings as RFC 8785 does (short escapes, else lowercase \u00XX,
+        // nothing else); every byte value at every position of strings of every length
+        // around the word size, among fillers of each UTF-8 width.
+        for filler in ["a", "~", "é", "\u{7f}", "€", "🤝"] {
+            for len in 0..=19 {
+                for pos in 0..len.max(1) {
+                    for c in (0u32..0x80).chain([0xe9, 0x2028, 0x1f600]) {
+                        let c = char::from_u32(c).unwrap();
+                        let s: String =
+                            (0..len).map(|i| if i == pos { c.to_string() } else { filler.to_string() }).collect();
+                        let json = serde_json::to_vec(&s).unwrap();
+                        let plain = s.is_ascii() && json.len() == s.len() + 2;
+                        let mut name = json.clone();
+                        name.push(b':');
+                        for room in [6 * s.len() + 2, json.len(), json.len() + 8] {
+                            assert_eq!(
+                                written::<false>(&s, room),
+                                (json.clone(), json.len(), json.len() - 2, plain, 0)
+                            );
+                        }
+                        let prefix = if plain { prefix_of(s.as_bytes()) } else { 0 };
+                        for room in [6 * s.len() + 3, name.len(), name.len() + 8] {
+                            assert_eq!(
+                                written::<true>(&s, room),
+                                (name.clone(), name.len(), json.len() - 2, plain, prefix)
+                            );
+                        }
+                        // Too little room: nothing usable written, the full length counted.
+                        let (_, counted, ..) = written::<false>(&s, json.len() - 1);
+                        assert_eq!(counted, json.len(), "{s:?}");
+                        let (_, counted, ..) = written::<true>(&s, name.len() - 1);
+                        assert_eq!(counted, name.len(), "{s:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn name_prefixes_are_the_first_eight_bytes() {
+        for len in 0..=12 {
+            let s: String = (0..len).map(|i| char::from(b'!' + i as u8 * 7)).collect();
+            let mut want = [0u8; 8];
+            for (d, b) in want.iter_mut().zip(s.bytes()) {
+                *d = b;
+            }
+            assert_eq!(written::<true>(&s, 64).4, u64::from_be_bytes(want), "{s:?}");
+        }
     }
 }

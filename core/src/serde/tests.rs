@@ -293,6 +293,36 @@ fn duplicate_names_are_refused() {
 }
 
 #[test]
+fn names_sharing_prefixes_sort_as_utf16() {
+    // Names around the 8-byte prefix the writer compares first: equal prefixes, one name
+    // the other's extension, bytes below and above each other at and past byte 8, non-ASCII
+    // (UTF-16 order differs from UTF-8 past U+FFFF) and escaped names, in several orders.
+    let mut names: Vec<String> = Vec::new();
+    for stem in ["", "a", "abcdefg", "abcdefgh", "abcdefghi"] {
+        for tail in ["", "a", "b", " ", "~", "\u{7f}", "é", "\u{ff61}", "😀", "\"", "\n", "\u{1}", "ab", "a\u{1}"] {
+            let name = format!("{stem}{tail}");
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    let values: Vec<i32> = (0..names.len() as i32).collect();
+    for order in 0..4 {
+        let mut pairs: Vec<(&str, i32)> = names.iter().map(String::as_str).zip(values.iter().copied()).collect();
+        match order {
+            0 => {}
+            1 => pairs.reverse(),
+            2 => pairs.sort_by_key(|p| (p.1 * 7919) % 97),
+            _ => pairs.sort_by(|a, b| b.0.cmp(a.0)),
+        }
+        let want =
+            serde_jcs::to_vec(&pairs.iter().map(|&(k, v)| (k.to_string(), v)).collect::<BTreeMap<_, _>>()).unwrap();
+        assert_eq!(buffered(&Pairs(&pairs)).unwrap(), want, "order {order}");
+        assert_eq!(streamed(&Pairs(&pairs)).unwrap(), want, "order {order}");
+    }
+}
+
+#[test]
 fn large_objects_out_of_order_match() {
     // 200 names (the stack table holds 256) in reverse and in a scattered order, ASCII and
     // not (sorted by UTF-16 code units).
@@ -345,7 +375,7 @@ fn limits() {
     let capacity = Err(Error::Limit { kind: Limit::Capacity, offset: 0 });
     assert_eq!(buffered(&big), capacity);
     let mut out = vec![0u8; 8192];
-    let mut table = [0u64; 300];
+    let mut table = [OpenMember::EMPTY; 300];
     let n = to_canonical_slice_in(&big, &Whole, &mut out, &mut table).unwrap();
     assert_eq!(&out[..n], &serde_jcs::to_vec(&big).unwrap()[..]);
     // ... the streaming form has no table and writes it.
