@@ -49,10 +49,13 @@
 //! * Into a buffer ([`to_canonical_slice`]): every member is written in the order serde
 //!   gives it, straight into the caller's buffer, followed by a comma; when a member is
 //!   complete it is moved to its sorted place among the members before it (an insertion
-//!   sort over member spans: one comparison with the last member, then a binary search).
-//!   Members that arrive sorted cost one comparison each and no move. A move copies the
-//!   member into the unused end of the buffer and back (three copies), or rotates the span
-//!   in place when the buffer has no room to spare. The members of the objects being
+//!   sort over member spans: one comparison with the last member, then a binary search;
+//!   names are compared by their first eight bytes, kept in the table, and read back from
+//!   the buffer only when those are equal). Members that arrive sorted cost one comparison
+//!   each and no move. A move holds a short member (up to 64 bytes) in registers while the
+//!   members it lands in front of move up; a longer one is copied into the unused end of
+//!   the buffer and back, or the span is rotated in place when the buffer has no room to
+//!   spare. The members of the objects being
 //!   written are held in a table of [`MAX_OPEN_MEMBERS`] entries of 16 bytes on the stack
 //!   (the members of all objects *open at once*: an object's entries are released when it
 //!   closes); [`to_canonical_slice_in`] takes a caller table for more. A full table is

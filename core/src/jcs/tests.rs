@@ -590,6 +590,16 @@ fn short_decimals_at_the_edges() {
     }
     cases.push(1e15 + 0.5);
     cases.extend([9007199254740991.0 / 4.0, 123456789.0123, 5e-324, f64::MAX, f64::MIN_POSITIVE]);
+    // Products around 2^50, where one candidate stops being enough, and 2^52.
+    for e in [50, 52] {
+        for d in -300i64..300 {
+            for k in 1..=4 {
+                let n = (1i64 << e) + d * 7;
+                cases.push(n as f64 / 10f64.powi(k));
+                cases.push(-(n as f64) / 10f64.powi(k));
+            }
+        }
+    }
     for k in 0..200 {
         cases.push(k as f64 * 0.01);
         cases.push(k as f64 * 0.1 + 0.1);

@@ -1,5 +1,5 @@
 //! The buffer form: members written in serde's order into the caller's buffer, each moved to
-//! its sorted place by an in-place rotation when it is complete (see the module docs).
+//! its sorted place when it is complete (see the module docs).
 
 use core::cmp::Ordering;
 
@@ -197,6 +197,86 @@ impl Out<'_> {
         }
         let plain = raw == n && bytes.is_ascii();
         Ok(Written { raw, plain, prefix: if plain { prefix_of(bytes) } else { 0 } })
+    }
+}
+
+/// Moves the member `buf[mid..end]` to `at` and the members `buf[at..mid]` up behind it.
+#[inline(always)]
+fn rotate(buf: &mut [u8], at: usize, mid: usize, end: usize) {
+    let len = end - mid;
+    // Short members (most) are held in registers while the members before them move up.
+    let short = match len {
+        4..=7 => rotate_short::<4>(buf, at, mid, end),
+        8..=15 => rotate_short::<8>(buf, at, mid, end),
+        16..=31 => rotate_short::<16>(buf, at, mid, end),
+        32..=64 => rotate_short::<32>(buf, at, mid, end),
+        _ => None,
+    };
+    if short.is_some() {
+        return;
+    }
+    match buf.split_at_mut_checked(end) {
+        // With room after the output, move by copies: the member to the spare room, the
+        // members before it up, the member down.
+        Some((head, spare)) if spare.len() >= len => {
+            spare[..len].copy_from_slice(&head[mid..end]);
+            head.copy_within(at..mid, at + len);
+            head[at..at + len].copy_from_slice(&spare[..len]);
+        }
+        _ => {
+            if let Some(region) = buf.get_mut(at..end) {
+                region.rotate_right(len);
+            }
+        }
+    }
+}
+
+/// Moves `buf[mid..end]` (`C` to `2 * C` bytes) to `at`, and `buf[at..mid]` up behind it:
+/// the short member is held as two overlapping `C`-byte words (no library call, no spare
+/// room needed) while the members before it move. `None` (nothing moved) when the spans are
+/// not in `buf`.
+#[inline(always)]
+fn rotate_short<const C: usize>(buf: &mut [u8], at: usize, mid: usize, end: usize) -> Option<()> {
+    if at > mid {
+        return None;
+    }
+    let member = buf.get(mid..end)?;
+    let (head, tail) = (*member.first_chunk::<C>()?, *member.last_chunk::<C>()?);
+    let len = member.len();
+    move_within(buf, at, at + len, mid - at)?;
+    let dst = buf.get_mut(at..at + len)?;
+    *dst.first_chunk_mut::<C>()? = head;
+    *dst.last_chunk_mut::<C>()? = tail;
+    Some(())
+}
+
+/// `buf.copy_within(from..from + len, to)`, overlapping or not; up to 64 bytes as two
+/// overlapping words, both read before either is written (no library call).
+#[inline(always)]
+fn move_within(buf: &mut [u8], from: usize, to: usize, len: usize) -> Option<()> {
+    #[inline(always)]
+    fn two<const C: usize>(buf: &mut [u8], from: usize, to: usize, len: usize) -> Option<()> {
+        let src = buf.get(from..from + len)?;
+        let (head, tail) = (*src.first_chunk::<C>()?, *src.last_chunk::<C>()?);
+        let dst = buf.get_mut(to..to + len)?;
+        *dst.first_chunk_mut::<C>()? = head;
+        *dst.last_chunk_mut::<C>()? = tail;
+        Some(())
+    }
+    match len {
+        0 => Some(()),
+        1 => two::<1>(buf, from, to, len),
+        2..=3 => two::<2>(buf, from, to, len),
+        4..=7 => two::<4>(buf, from, to, len),
+        8..=15 => two::<8>(buf, from, to, len),
+        16..=31 => two::<16>(buf, from, to, len),
+        32..=64 => two::<32>(buf, from, to, len),
+        _ => {
+            buf.get(from..from + len)?;
+            buf.get(to..to + len)?;
+            buf.copy_within(from..from + len, to);
+            Some(())
+        }
     }
 }
 
@@ -465,20 +545,7 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         let mid = new.start();
         let len = end - mid;
         let at = self.table[pos].start();
-        match self.out.buf.split_at_mut_checked(end) {
-            // With room after the output, move by copies: the member to the spare room, the
-            // members before it up, the member down.
-            Some((head, spare)) if spare.len() >= len => {
-                spare[..len].copy_from_slice(&head[mid..end]);
-                head.copy_within(at..mid, at + len);
-                head[at..at + len].copy_from_slice(&spare[..len]);
-            }
-            _ => {
-                if let Some(region) = self.out.buf.get_mut(at..end) {
-                    region.rotate_right(len);
-                }
-            }
-        }
+        rotate(self.out.buf, at, mid, end);
         for i in (pos..k).rev() {
             self.table[i + 1] = self.table[i].shifted(len);
         }
@@ -772,7 +839,7 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    use super::{prefix_of, Out};
+    use super::{move_within, prefix_of, rotate, Out};
 
     /// `s` through [`Out::string`] into a buffer of `room` bytes: the bytes written (when
     /// they fit), the length counted, and what the writer reported.
@@ -835,5 +902,40 @@ mod tests {
             }
             assert_eq!(written::<true>(&s, 64).4, u64::from_be_bytes(want), "{s:?}");
         }
+    }
+
+    #[test]
+    fn members_rotate_into_place() {
+        // Every member length around the short-move classes, every length of the members it
+        // lands in front of up to past 64, with spare room after the output and without.
+        for len in 1..=70 {
+            for before in 0..=70 {
+                for spare in [0, len] {
+                    let at = 3;
+                    let (mid, end) = (at + before, at + before + len);
+                    let mut buf: Vec<u8> = (0..end + spare).map(|i| i as u8).collect();
+                    let mut want = buf.clone();
+                    want[at..end].rotate_right(len);
+                    rotate(&mut buf, at, mid, end);
+                    assert_eq!(buf[..end], want[..end], "len {len} before {before} spare {spare}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_moves_are_memmove() {
+        for len in 0..=80 {
+            for from in 0..=20 {
+                for to in 0..=20 {
+                    let mut buf: Vec<u8> = (0..120u8).collect();
+                    let mut want = buf.clone();
+                    want.copy_within(from..from + len, to);
+                    assert_eq!(move_within(&mut buf, from, to, len), Some(()));
+                    assert_eq!(buf, want, "len {len} from {from} to {to}");
+                }
+            }
+        }
+        assert_eq!(move_within(&mut [0u8; 8], 4, 0, 5), None);
     }
 }
