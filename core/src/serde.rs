@@ -400,7 +400,9 @@ pub fn verify_detached<T: Serialize + ?Sized>(value: &T, key: &PublicKey, sig: &
 ///
 /// * [`Limit::Capacity`] for an escaped string longer than [`MAX_DECODED_STR`] or bytes
 ///   beyond [`MAX_BYTES`] (at the string);
-/// * [`Error::Encoding`] for byte arrays not in padded base64url (no offset).
+/// * [`Error::Shape`] at the string for byte arrays not in padded base64url, naming what
+///   the decoder refused (`"base64url"` for a string with escapes, `"base64 padding"`, a
+///   character outside the URL-safe alphabet, ...).
 ///
 /// ```
 /// use concordia_core::{json::Node, serde::from_slice, Error};

@@ -129,10 +129,12 @@ impl<'de> de::Deserializer<'de> for Deserializer<'de> {
         // The one spelling of binary values: padded URL-safe base64 (see the module docs).
         let offset = self.value.offset();
         let s = self.value.as_str().ok_or(invalid_type(offset))?;
-        let text = s.as_plain().ok_or(Error::Encoding("base64url"))?;
+        let text = s.as_plain().ok_or(Error::Shape { what: "base64url", offset })?;
         let mut buf = [0u8; MAX_BYTES];
         let n = crate::encoding::decode_base64url_padded(text.as_bytes(), &mut buf).map_err(|e| match e {
             Error::BufferTooSmall { .. } => Error::Limit { kind: Limit::Capacity, offset },
+            // Another spelling of bytes: the value does not have the type's shape.
+            Error::Encoding(what) => Error::Shape { what, offset },
             other => other,
         })?;
         visitor.visit_bytes(buf.get(..n).unwrap_or(&[])).map_err(at(offset))
