@@ -295,7 +295,7 @@ pub fn write_number<S: Sink + ?Sized>(f: f64, sink: &mut S) -> Result<()> {
     sink.write(buf.format_bytes(f))
 }
 
-pub(crate) static HEX: &[u8; 16] = b"0123456789abcdef";
+static HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Writes a decoded string value with RFC 8785 escaping, quotes included.
 fn write_str<S: Sink + ?Sized>(s: Str<'_>, sink: &mut S) -> Result<()> {
@@ -324,25 +324,40 @@ fn write_str<S: Sink + ?Sized>(s: Str<'_>, sink: &mut S) -> Result<()> {
 }
 
 fn write_char<S: Sink + ?Sized>(c: char, sink: &mut S) -> Result<()> {
-    let esc: &[u8] = match c {
-        '"' => b"\\\"",
-        '\\' => b"\\\\",
-        '\u{8}' => b"\\b",
-        '\u{c}' => b"\\f",
-        '\n' => b"\\n",
-        '\r' => b"\\r",
-        '\t' => b"\\t",
-        c if (c as u32) < 0x20 => {
-            let b = c as u8;
-            let u = [b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
-            return sink.write(&u);
+    match u8::try_from(c) {
+        Ok(b) if needs_escape(b) => {
+            let (esc, n) = escape_byte(b);
+            sink.write(esc.get(..n).unwrap_or_default())
         }
-        c => {
+        _ => {
             let mut buf = [0u8; 4];
-            return sink.write(c.encode_utf8(&mut buf).as_bytes());
+            sink.write(c.encode_utf8(&mut buf).as_bytes())
         }
+    }
+}
+
+/// Whether RFC 8785 escapes the byte `b` in a string: below 0x20, `"` or `\`.
+#[inline(always)]
+pub(crate) fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The RFC 8785 escape of a byte that [`needs_escape`]: the two-character form where JSON
+/// has one (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`), else `\u00xx` in lowercase hex; and
+/// its length.
+#[inline]
+pub(crate) fn escape_byte(b: u8) -> ([u8; 6], usize) {
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x0c => b'f',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        _ => return ([b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]], 6),
     };
-    sink.write(esc)
+    ([b'\\', short, 0, 0, 0, 0], 2)
 }
 
 /// Writes `s` as a JSON string with RFC 8785 escaping.
@@ -367,7 +382,7 @@ pub fn write_plain_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
                 continue;
             }
         }
-        if b < 0x20 || b == b'"' || b == b'\\' {
+        if needs_escape(b) {
             sink.write(bytes.get(run_start..i).unwrap_or(&[]))?;
             write_char(char::from(b), sink)?;
             run_start = i + 1;
@@ -395,7 +410,7 @@ fn first_escape(bytes: &[u8]) -> Option<usize> {
     if rest.len() < 8 && !needs_escape8(tail_word(bytes, rest)) {
         return None;
     }
-    rest.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\').map(|i| at + i)
+    rest.iter().position(|&b| needs_escape(b)).map(|i| at + i)
 }
 
 /// A word holding every byte of `rest` (fewer than eight, the end of `bytes`) and nothing
@@ -425,6 +440,14 @@ fn tail_word(bytes: &[u8], rest: &[u8]) -> u64 {
 /// word tests, each exact as a whole-word answer).
 #[inline(always)]
 fn needs_escape8(w: u64) -> bool {
+    escape_bits8(w) != 0
+}
+
+/// The high bit of each byte of `w` (eight bytes, little-endian) that is below 0x20, `"` or
+/// `\\`, and possibly of bytes above such a byte (a borrow carries up); 0 exactly when no
+/// byte needs an escape, and the lowest set bit always marks one that does.
+#[inline(always)]
+pub(crate) fn escape_bits8(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let below_space = w.wrapping_sub(ONES * 0x20) & !w;
@@ -432,7 +455,7 @@ fn needs_escape8(w: u64) -> bool {
     let backslash = w ^ (ONES * u64::from(b'\\'));
     let zero_quote = quote.wrapping_sub(ONES) & !quote;
     let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
-    (below_space | zero_quote | zero_backslash) & HIGH != 0
+    (below_space | zero_quote | zero_backslash) & HIGH
 }
 
 #[cfg(test)]

@@ -475,19 +475,11 @@ impl ::serde::de::Error for Error {
 // Scalars, shared by both writers: the number policy and the byte-array spelling.
 // ---------------------------------------------------------------------------------------
 
-/// Writes `s` as a JSON string: as it is between quotes when nothing in it needs an escape
-/// (the common case, checked without branching per byte), else through the canonical
-/// writer's escaping ([`crate::jcs::write_plain_str`]).
+/// Writes `s` as a JSON string, escaped as the canonical writer escapes
+/// ([`crate::jcs::write_plain_str`], which writes text that needs no escape in one step).
 #[inline]
 fn write_str<S: Sink + ?Sized>(s: &str, sink: &mut S) -> Result<()> {
-    let bytes = s.as_bytes();
-    let special = bytes.iter().fold(false, |acc, &b| acc | (b < 0x20) | (b == b'"') | (b == b'\\'));
-    if special {
-        return crate::jcs::write_plain_str(s, sink);
-    }
-    sink.write(b"\"")?;
-    sink.write(bytes)?;
-    sink.write(b"\"")
+    crate::jcs::write_plain_str(s, sink)
 }
 
 /// Writes an integer given as sign and magnitude, under the reader's number policy.

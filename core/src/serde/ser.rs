@@ -7,6 +7,7 @@ use ::serde::ser::{self, Serialize};
 
 use super::{write_bytes, write_double, write_integer, KeySerializer, DEPTH, MAX_DEPTH};
 use crate::error::{Error, Limit, Result, Syntax};
+use crate::jcs::{escape_bits8, escape_byte, needs_escape};
 use crate::json::{cmp_utf8_as_utf16, Str};
 use crate::preimage::Preimage;
 use crate::sink::Sink;
@@ -290,7 +291,6 @@ struct Written {
     prefix: u64,
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// Copies `src` into `dst` (of the same length) eight bytes at a time and returns the high
@@ -307,14 +307,14 @@ fn copy_scan<const NAME: bool>(src: &[u8], dst: &mut [u8]) -> (u64, u64, u64) {
         for (w, slot) in words.iter().zip(slots.iter_mut()) {
             *slot = *w;
             let w = u64::from_le_bytes(*w);
-            escape |= escape_bits(w);
+            escape |= escape_bits8(w);
             all |= w;
         }
         // The last (partial) word, as the last eight bytes.
         if let (Some(w), Some(slot)) = (src.last_chunk::<8>(), dst.last_chunk_mut::<8>()) {
             *slot = *w;
             let w = u64::from_le_bytes(*w);
-            escape |= escape_bits(w);
+            escape |= escape_bits8(w);
             all |= w;
         }
         if NAME {
@@ -332,7 +332,7 @@ fn copy_scan<const NAME: bool>(src: &[u8], dst: &mut [u8]) -> (u64, u64, u64) {
                 *slot = *b;
             }
             let w = u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << 32;
-            escape = escape_bits(w);
+            escape = escape_bits8(w);
             all = w;
             if NAME {
                 prefix = u64::from(u32::from_be_bytes(*a)) << 32 | u64::from(u32::from_be_bytes(*b)) << (8 * (8 - n));
@@ -345,26 +345,13 @@ fn copy_scan<const NAME: bool>(src: &[u8], dst: &mut [u8]) -> (u64, u64, u64) {
         dst[n / 2] = b;
         dst[n - 1] = c;
         let w = 0x2020_2020_2000_0000 | u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16;
-        escape = escape_bits(w);
+        escape = escape_bits8(w);
         all = w;
         if NAME {
             prefix = u64::from(a) << 56 | u64::from(b) << (56 - 8 * (n / 2)) | u64::from(c) << (56 - 8 * (n - 1));
         }
     }
     (escape, all, prefix)
-}
-
-/// The high bit of each byte of `w` that is below 0x20, `"` or `\\` (the bytes a JSON
-/// string escapes); 0 when there is none (the "has a byte less than n" and "has a zero
-/// byte" word tests, exact as a whole-word answer).
-#[inline(always)]
-fn escape_bits(w: u64) -> u64 {
-    let below_space = w.wrapping_sub(ONES * 0x20) & !w;
-    let quote = w ^ (ONES * u64::from(b'"'));
-    let backslash = w ^ (ONES * u64::from(b'\\'));
-    let zero_quote = quote.wrapping_sub(ONES) & !quote;
-    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
-    (below_space | zero_quote | zero_backslash) & HIGH
 }
 
 /// Writes `src` as a quoted JSON string with RFC 8785 escapes (as
@@ -378,7 +365,7 @@ fn escape_into(src: &[u8], dst: &mut [u8]) -> usize {
         let run = match (src.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()), dst.get_mut(j..j + 8)) {
             (Some(w), Some(slot)) => {
                 slot.copy_from_slice(&w);
-                let bits = escape_bits(u64::from_le_bytes(w));
+                let bits = escape_bits8(u64::from_le_bytes(w));
                 if bits == 0 {
                     i += 8;
                     j += 8;
@@ -389,7 +376,7 @@ fn escape_into(src: &[u8], dst: &mut [u8]) -> usize {
             }
             _ => {
                 let rest = &src[i..];
-                let k = rest.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\').unwrap_or(rest.len());
+                let k = rest.iter().position(|&b| needs_escape(b)).unwrap_or(rest.len());
                 dst[j..j + k].copy_from_slice(&rest[..k]);
                 k
             }
@@ -398,31 +385,9 @@ fn escape_into(src: &[u8], dst: &mut [u8]) -> usize {
         j += run;
         let Some(&b) = src.get(i) else { break };
         i += 1;
-        let short = match b {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            0x08 => b'b',
-            0x0c => b'f',
-            b'\n' => b'n',
-            b'\r' => b'r',
-            b'\t' => b't',
-            _ => {
-                let hex = crate::jcs::HEX;
-                dst[j..j + 6].copy_from_slice(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    hex[usize::from(b >> 4)],
-                    hex[usize::from(b & 15)],
-                ]);
-                j += 6;
-                continue;
-            }
-        };
-        dst[j] = b'\\';
-        dst[j + 1] = short;
-        j += 2;
+        let (esc, n) = escape_byte(b);
+        dst[j..j + n].copy_from_slice(&esc[..n]);
+        j += n;
     }
     dst[j] = b'"';
     j + 1
