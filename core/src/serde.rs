@@ -77,7 +77,9 @@
 //! `Serialize` impl calls the serializer of each field): stack use grows with the nesting
 //! of the value, and the streaming form adds one small frame per level. Duplicate member names (a map that yields a name twice, a flattened
 //! struct colliding with a field) are [`Syntax::DuplicateKey`]; the buffer form finds them
-//! when the output fits. Serialization errors have no byte offset (there is no input).
+//! when the output fits. Serialization errors have no byte offset (there is no input). A
+//! value with more than one fault reports the first one met: in serde's order in the buffer
+//! form, in sorted order in the streaming form.
 //!
 //! **Reading** ([`from_slice`]): the text is parsed by the strict reader ([`crate::json`],
 //! same syntax, number and depth policy) into the caller's nodes, and the value is built
