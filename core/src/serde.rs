@@ -79,7 +79,9 @@
 //! struct colliding with a field) are [`Syntax::DuplicateKey`]; the buffer form finds them
 //! when the output fits. Serialization errors have no byte offset (there is no input). A
 //! value with more than one fault reports the first one met: in serde's order in the buffer
-//! form, in sorted order in the streaming form.
+//! form, in sorted order in the streaming form. An error a writer raised fails the call even
+//! when a `Serialize` impl ignores it and goes on (no bytes are returned for a value that
+//! was partly refused).
 //!
 //! **Reading** ([`from_slice`]): the text is parsed by the strict reader ([`crate::json`],
 //! same syntax, number and depth policy) into the caller's nodes, and the value is built
@@ -177,20 +179,20 @@ use crate::sink::Sink;
 /// variants), which both writers handle alike: each element through the container's
 /// `element`, the close through `$end`.
 macro_rules! array_like {
-    ([$($generics:tt)*] $container:ty, end = $end:path) => {
-        array_like!(@one [$($generics)*] $container, $end, SerializeSeq, serialize_element);
-        array_like!(@one [$($generics)*] $container, $end, SerializeTuple, serialize_element);
-        array_like!(@one [$($generics)*] $container, $end, SerializeTupleStruct, serialize_field);
-        array_like!(@one [$($generics)*] $container, $end, SerializeTupleVariant, serialize_field);
+    ([$($generics:tt)*] $container:ty, error = $err:ty, end = $end:path) => {
+        array_like!(@one [$($generics)*] $container, $err, $end, SerializeSeq, serialize_element);
+        array_like!(@one [$($generics)*] $container, $err, $end, SerializeTuple, serialize_element);
+        array_like!(@one [$($generics)*] $container, $err, $end, SerializeTupleStruct, serialize_field);
+        array_like!(@one [$($generics)*] $container, $err, $end, SerializeTupleVariant, serialize_field);
     };
-    (@one [$($generics:tt)*] $container:ty, $end:path, $tr:ident, $method:ident) => {
+    (@one [$($generics:tt)*] $container:ty, $err:ty, $end:path, $tr:ident, $method:ident) => {
         impl<$($generics)*> ::serde::ser::$tr for $container {
             type Ok = ();
-            type Error = crate::error::Error;
-            fn $method<T: ::serde::Serialize + ?Sized>(&mut self, value: &T) -> crate::error::Result<()> {
+            type Error = $err;
+            fn $method<T: ::serde::Serialize + ?Sized>(&mut self, value: &T) -> core::result::Result<(), $err> {
                 self.element(value)
             }
-            fn end(self) -> crate::error::Result<()> {
+            fn end(self) -> core::result::Result<(), $err> {
                 $end(self)
             }
         }
@@ -434,9 +436,13 @@ pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8], nodes: &'a mut [Node]
 // The one error model: serde's error traits for the core's `Error`.
 // ---------------------------------------------------------------------------------------
 
+/// What a `Serialize` impl's own error (`custom`) becomes: serde's message is not kept (the
+/// core's errors carry no heap data).
+const SERIALIZE_REFUSED: Error = Error::InvalidArgument("a Serialize impl refused its value");
+
 impl ::serde::ser::Error for Error {
     fn custom<M: core::fmt::Display>(_msg: M) -> Self {
-        Error::InvalidArgument("a Serialize impl refused its value")
+        SERIALIZE_REFUSED
     }
 }
 

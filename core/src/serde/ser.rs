@@ -21,8 +21,9 @@ pub(super) fn write<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     out: &mut [u8],
     table: &mut [OpenMember],
 ) -> Result<usize> {
-    let mut ser = Ser { out: Out { buf: out, len: 0 }, table, top: 0, depth: 0, rule, extra, object: false };
-    value.serialize(&mut ser)?;
+    let mut ser =
+        Ser { out: Out { buf: out, len: 0 }, table, top: 0, depth: 0, rule, extra, object: false, error: None };
+    ser.run(value)?;
     if ser.extra.is_some() {
         return Err(Error::Schema("signed value must be an object"));
     }
@@ -36,8 +37,9 @@ pub(super) fn write_object<T: Serialize + ?Sized, P: Preimage + ?Sized>(
     out: &mut [u8],
     table: &mut [OpenMember],
 ) -> Result<usize> {
-    let mut ser = Ser { out: Out { buf: out, len: 0 }, table, top: 0, depth: 0, rule, extra: None, object: false };
-    value.serialize(&mut ser)?;
+    let mut ser =
+        Ser { out: Out { buf: out, len: 0 }, table, top: 0, depth: 0, rule, extra: None, object: false, error: None };
+    ser.run(value)?;
     if !ser.object {
         return Err(Error::Schema("signed value must be an object"));
     }
@@ -45,6 +47,39 @@ pub(super) fn write_object<T: Serialize + ?Sized, P: Preimage + ?Sized>(
 }
 
 const DUPLICATE: Error = Error::Json { kind: Syntax::DuplicateKey, offset: 0 };
+
+/// The error of this serializer as serde's calls pass it back: one byte, so that every call
+/// returns in a register (a `Result` holding the 32-byte [`Error`] goes through memory, and
+/// a struct of n fields makes some 3n such calls). The error itself is kept in
+/// [`Ser::error`]; only `custom` errors, which `Serialize` impls make without the
+/// serializer, are their own value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Fault {
+    /// The error is in [`Ser::error`].
+    Kept,
+    /// A `Serialize` impl's own error ([`super::SERIALIZE_REFUSED`]).
+    Custom,
+}
+
+impl core::fmt::Display for Fault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Fault::Kept => "serialization failed",
+            Fault::Custom => "a Serialize impl refused its value",
+        })
+    }
+}
+
+impl ser::StdError for Fault {}
+
+impl ser::Error for Fault {
+    fn custom<M: core::fmt::Display>(_msg: M) -> Self {
+        Fault::Custom
+    }
+}
+
+/// The result of this serializer's steps.
+type Res<T = ()> = core::result::Result<T, Fault>;
 
 /// One entry of the member table of [`super::to_canonical_slice_in`]: a member of an
 /// object being written (where it starts, its name's length, and the name's first bytes
@@ -402,21 +437,53 @@ fn prefix_of(k: &[u8]) -> u64 {
     v
 }
 
+impl Out<'_> {
+    /// Writes `bytes` (or counts them, past the end).
+    #[inline(always)]
+    fn bytes(&mut self, bytes: &[u8]) {
+        let end = self.len.saturating_add(bytes.len());
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            copy(dst, bytes);
+        }
+        self.len = end;
+    }
+}
+
 impl Sink for Out<'_> {
     #[inline]
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        let end = self.len.saturating_add(bytes.len());
-        if let Some(dst) = self.buf.get_mut(self.len..end) {
-            dst.copy_from_slice(bytes);
-        }
-        self.len = end;
+        self.bytes(bytes);
         Ok(())
+    }
+}
+
+/// `dst.copy_from_slice(src)` (equal lengths); up to 32 bytes (numbers, punctuation) as two
+/// overlapping words, with no library call.
+#[inline(always)]
+fn copy(dst: &mut [u8], src: &[u8]) {
+    #[inline(always)]
+    fn two<const C: usize>(dst: &mut [u8], src: &[u8]) {
+        if let (Some(d), Some(s)) = (dst.first_chunk_mut::<C>(), src.first_chunk::<C>()) {
+            *d = *s;
+        }
+        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<C>(), src.last_chunk::<C>()) {
+            *d = *s;
+        }
+    }
+    match src.len() {
+        0 => {}
+        1 => two::<1>(dst, src),
+        2..=3 => two::<2>(dst, src),
+        4..=7 => two::<4>(dst, src),
+        8..=15 => two::<8>(dst, src),
+        16..=32 => two::<16>(dst, src),
+        _ => dst.copy_from_slice(src),
     }
 }
 
 pub(super) struct Ser<'o, 't, 'r, P: ?Sized> {
     out: Out<'o>,
-    /// The members of the open objects ([`entry`]).
+    /// The members of the open objects.
     table: &'t mut [OpenMember],
     top: usize,
     /// Open containers.
@@ -425,12 +492,43 @@ pub(super) struct Ser<'o, 't, 'r, P: ?Sized> {
     extra: Option<(&'r str, &'r [u8])>,
     /// The top-level value was an object.
     object: bool,
+    /// The error a step failed with ([`Fault::Kept`]).
+    error: Option<Error>,
 }
 
 impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
-    fn open(&mut self, bracket: u8) -> Result<()> {
+    /// Serializes `value`, with the error it failed with, if any. An error kept by a step
+    /// fails the whole even when a `Serialize` impl swallowed it and went on.
+    fn run<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        let done = value.serialize(&mut *self);
+        match (self.error.take(), done) {
+            (Some(e), _) => Err(e),
+            (None, Ok(())) => Ok(()),
+            (None, Err(_)) => Err(super::SERIALIZE_REFUSED),
+        }
+    }
+
+    /// Keeps `e` as the error of the serialization.
+    #[cold]
+    fn fail(&mut self, e: Error) -> Fault {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        Fault::Kept
+    }
+
+    /// A string value.
+    #[inline]
+    fn str_value(&mut self, s: &str) -> Res {
+        match self.out.string::<false>(s) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.fail(e)),
+        }
+    }
+
+    fn open(&mut self, bracket: u8) -> Res {
         if self.depth >= MAX_DEPTH {
-            return Err(DEPTH);
+            return Err(self.fail(DEPTH));
         }
         if self.depth == 0 && bracket == b'{' {
             self.object = true;
@@ -444,7 +542,7 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
 
     /// Begins a member named `key` of the innermost object (whose table entries start at
     /// `base`); `false` when the rule drops it (nothing written).
-    fn member(&mut self, key: &str) -> Result<bool> {
+    fn member(&mut self, key: &str) -> Res<bool> {
         if !self.rule.keep(self.depth, Str::decoded(key)) {
             return Ok(false);
         }
@@ -454,13 +552,18 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
 
     /// Begins a member, whatever the rule says.
     #[inline]
-    fn begin_member(&mut self, key: &str) -> Result<()> {
+    fn begin_member(&mut self, key: &str) -> Res {
         let start = self.out.len;
         if start > u32::MAX as usize {
-            return Err(Error::Limit { kind: Limit::Size, offset: 0 });
+            return Err(self.fail(Error::Limit { kind: Limit::Size, offset: 0 }));
         }
-        let name = self.out.string::<true>(key)?;
-        let slot = self.table.get_mut(self.top).ok_or(Error::Limit { kind: Limit::Capacity, offset: 0 })?;
+        let name = match self.out.string::<true>(key) {
+            Ok(name) => name,
+            Err(e) => return Err(self.fail(e)),
+        };
+        let Some(slot) = self.table.get_mut(self.top) else {
+            return Err(self.fail(Error::Limit { kind: Limit::Capacity, offset: 0 }));
+        };
         *slot = OpenMember {
             meta: ((start as u64) << 32)
                 | ((name.raw as u64 & 0x3FFF_FFFF) << 2)
@@ -475,7 +578,7 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
     /// Ends the member just written (`,` after it) and moves it to its sorted place among
     /// the members of its object from table entry `base` on.
     #[inline]
-    fn settle(&mut self, base: usize) -> Result<()> {
+    fn settle(&mut self, base: usize) -> Res {
         self.out.byte(b',');
         let k = self.top - 1;
         if k == base || self.out.over() {
@@ -487,21 +590,21 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         // cost one comparison), then search the rest by halves.
         match self.table[k - 1].cmp_name(new, buf) {
             Ordering::Less => Ok(()),
-            Ordering::Equal => Err(DUPLICATE),
+            Ordering::Equal => Err(self.fail(DUPLICATE)),
             Ordering::Greater => self.insert(base, k, new),
         }
     }
 
     /// Moves member `k` (`new`), which sorts before member `k - 1`, to its place.
     #[inline(never)]
-    fn insert(&mut self, base: usize, k: usize, new: OpenMember) -> Result<()> {
+    fn insert(&mut self, base: usize, k: usize, new: OpenMember) -> Res {
         let buf: &[u8] = self.out.buf;
         let (mut lo, mut hi) = (base, k - 1);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             match self.table[mid].cmp_name(new, buf) {
                 Ordering::Less => lo = mid + 1,
-                Ordering::Equal => return Err(DUPLICATE),
+                Ordering::Equal => return Err(self.fail(DUPLICATE)),
                 Ordering::Greater => hi = mid,
             }
         }
@@ -519,12 +622,12 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
     }
 
     /// `}` for the innermost object, whose members start at table entry `base`.
-    fn close_object(&mut self, base: usize) -> Result<()> {
+    fn close_object(&mut self, base: usize) -> Res {
         if self.depth == 1 {
             if let Some((name, json)) = self.extra.take() {
                 // The extra member replaces one of its name that the rule dropped.
                 self.begin_member(name)?;
-                self.out.write(json)?;
+                self.out.bytes(json);
                 self.settle(base)?;
             }
         }
@@ -543,7 +646,7 @@ impl<P: Preimage + ?Sized> Ser<'_, '_, '_, P> {
         }
     }
 
-    fn close_array(&mut self) -> Result<()> {
+    fn close_array(&mut self) -> Res {
         self.depth -= 1;
         self.out.byte(b']');
         Ok(())
@@ -566,7 +669,7 @@ pub(super) struct Compound<'a, 'o, 't, 'r, P: ?Sized> {
 }
 
 impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> Compound<'a, 'o, 't, 'r, P> {
-    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Res {
         if self.muted {
             return Ok(());
         }
@@ -577,7 +680,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> Compound<'a, 'o, 't, 'r, P> {
         value.serialize(&mut *self.ser)
     }
 
-    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Res {
         if self.muted {
             return Ok(());
         }
@@ -588,21 +691,21 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> Compound<'a, 'o, 't, 'r, P> {
         Ok(())
     }
 
-    fn end_array(self) -> Result<()> {
+    fn end_array(self) -> Res {
         if !self.muted {
             self.ser.close_array()?;
         }
         self.end_variant()
     }
 
-    fn end_object(self) -> Result<()> {
+    fn end_object(self) -> Res {
         if !self.muted {
             self.ser.close_object(self.base)?;
         }
         self.end_variant()
     }
 
-    fn end_variant(self) -> Result<()> {
+    fn end_variant(self) -> Res {
         if let Some(base) = self.variant {
             if !self.muted {
                 self.ser.settle(base)?;
@@ -615,17 +718,17 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> Compound<'a, 'o, 't, 'r, P> {
 
 macro_rules! int {
     ($($name:ident: $t:ty),*) => {$(
-        fn $name(self, v: $t) -> Result<()> {
+        fn $name(self, v: $t) -> Res {
             #[allow(unused_comparisons)]
             let negative = v < 0;
-            write_integer(negative, (v as i128).unsigned_abs(), &mut self.out)
+            write_integer(negative, (v as i128).unsigned_abs(), &mut self.out).map_err(|e| self.fail(e))
         }
     )*};
 }
 
 impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, 't, 'r, P> {
     type Ok = ();
-    type Error = Error;
+    type Error = Fault;
     type SerializeSeq = Compound<'a, 'o, 't, 'r, P>;
     type SerializeTuple = Compound<'a, 'o, 't, 'r, P>;
     type SerializeTupleStruct = Compound<'a, 'o, 't, 'r, P>;
@@ -637,47 +740,51 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
     int!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
          serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64);
 
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        write_integer(v < 0, v.unsigned_abs(), &mut self.out)
+    fn serialize_i128(self, v: i128) -> Res {
+        write_integer(v < 0, v.unsigned_abs(), &mut self.out).map_err(|e| self.fail(e))
     }
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        write_integer(false, v, &mut self.out)
+    fn serialize_u128(self, v: u128) -> Res {
+        write_integer(false, v, &mut self.out).map_err(|e| self.fail(e))
     }
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        self.out.write(if v { b"true" } else { b"false" })
+    fn serialize_bool(self, v: bool) -> Res {
+        self.out.bytes(if v { b"true" } else { b"false" });
+        Ok(())
     }
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        write_double(f64::from(v), &mut self.out)
+    fn serialize_f32(self, v: f32) -> Res {
+        write_double(f64::from(v), &mut self.out).map_err(|e| self.fail(e))
     }
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        write_double(v, &mut self.out)
+    fn serialize_f64(self, v: f64) -> Res {
+        write_double(v, &mut self.out).map_err(|e| self.fail(e))
     }
-    fn serialize_char(self, v: char) -> Result<()> {
+    fn serialize_char(self, v: char) -> Res {
         let mut buf = [0u8; 4];
-        self.out.string::<false>(v.encode_utf8(&mut buf)).map(|_| ())
+        self.str_value(v.encode_utf8(&mut buf))
     }
-    fn serialize_str(self, v: &str) -> Result<()> {
-        self.out.string::<false>(v).map(|_| ())
+    fn serialize_str(self, v: &str) -> Res {
+        self.str_value(v)
     }
-    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        write_bytes(v, &mut self.out)
+    fn serialize_bytes(self, v: &[u8]) -> Res {
+        write_bytes(v, &mut self.out).map_err(|e| self.fail(e))
     }
-    fn serialize_none(self) -> Result<()> {
-        self.out.write(b"null")
+    fn serialize_none(self) -> Res {
+        self.out.bytes(b"null");
+        Ok(())
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Res {
         value.serialize(self)
     }
-    fn serialize_unit(self) -> Result<()> {
-        self.out.write(b"null")
+    fn serialize_unit(self) -> Res {
+        self.out.bytes(b"null");
+        Ok(())
     }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        self.out.write(b"null")
+    fn serialize_unit_struct(self, _: &'static str) -> Res {
+        self.out.bytes(b"null");
+        Ok(())
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
-        self.out.string::<false>(variant).map(|_| ())
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Res {
+        self.str_value(variant)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Res {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -686,7 +793,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         _: u32,
         variant: &'static str,
         value: &T,
-    ) -> Result<()> {
+    ) -> Res {
         self.open(b'{')?;
         let base = self.top;
         if self.member(variant)? {
@@ -695,14 +802,14 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         }
         self.close_object(base)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+    fn serialize_seq(self, _: Option<usize>) -> Res<Self::SerializeSeq> {
         self.open(b'[')?;
         Ok(Compound { base: 0, ser: self, first: true, skip: false, variant: None, muted: false })
     }
-    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple> {
+    fn serialize_tuple(self, len: usize) -> Res<Self::SerializeTuple> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Self::SerializeTupleStruct> {
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Res<Self::SerializeTupleStruct> {
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_variant(
@@ -711,7 +818,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         _: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
+    ) -> Res<Self::SerializeTupleVariant> {
         self.open(b'{')?;
         let outer = self.top;
         let kept = self.member(variant)?;
@@ -720,12 +827,12 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         }
         Ok(Compound { base: 0, ser: self, first: true, skip: false, variant: Some(outer), muted: !kept })
     }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+    fn serialize_map(self, _: Option<usize>) -> Res<Self::SerializeMap> {
         self.open(b'{')?;
         let base = self.top;
         Ok(Compound { base, ser: self, first: true, skip: false, variant: None, muted: false })
     }
-    fn serialize_struct(self, _: &'static str, len: usize) -> Result<Self::SerializeStruct> {
+    fn serialize_struct(self, _: &'static str, len: usize) -> Res<Self::SerializeStruct> {
         self.serialize_map(Some(len))
     }
     fn serialize_struct_variant(
@@ -734,7 +841,7 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         _: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
+    ) -> Res<Self::SerializeStructVariant> {
         self.open(b'{')?;
         let outer = self.top;
         let kept = self.member(variant)?;
@@ -744,56 +851,60 @@ impl<'a, 'o, 't, 'r, P: Preimage + ?Sized> ser::Serializer for &'a mut Ser<'o, '
         let base = self.top;
         Ok(Compound { base, ser: self, first: true, skip: false, variant: Some(outer), muted: !kept })
     }
-    fn collect_str<T: core::fmt::Display + ?Sized>(self, value: &T) -> Result<()> {
-        super::write_display(value, &mut self.out)
+    fn collect_str<T: core::fmt::Display + ?Sized>(self, value: &T) -> Res {
+        super::write_display(value, &mut self.out).map_err(|e| self.fail(e))
     }
 }
 
-array_like!([P: Preimage + ?Sized] Compound<'_, '_, '_, '_, P>, end = Compound::end_array);
+array_like!([P: Preimage + ?Sized] Compound<'_, '_, '_, '_, P>, error = Fault, end = Compound::end_array);
 
 impl<P: Preimage + ?Sized> ser::SerializeMap for Compound<'_, '_, '_, '_, P> {
     type Ok = ();
-    type Error = Error;
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+    type Error = Fault;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Res {
         let ser = &mut *self.ser;
         let mut kept = false;
-        key.serialize(KeySerializer(|k: &str| {
-            kept = ser.member(k)?;
+        let done = key.serialize(KeySerializer(|k: &str| {
+            // A step's error is kept in `ser`; the key serializer only needs to stop.
+            kept = ser.member(k).map_err(|_| Error::InvalidArgument("member name"))?;
             Ok(())
-        }))?;
+        }));
+        if let Err(e) = done {
+            return Err(self.ser.fail(e));
+        }
         self.skip = !kept;
         Ok(())
     }
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Res {
         if core::mem::take(&mut self.skip) {
             return Ok(());
         }
         value.serialize(&mut *self.ser)?;
         self.ser.settle(self.base)
     }
-    fn end(self) -> Result<()> {
+    fn end(self) -> Res {
         self.end_object()
     }
 }
 
 impl<P: Preimage + ?Sized> ser::SerializeStruct for Compound<'_, '_, '_, '_, P> {
     type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    type Error = Fault;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Res {
         self.field(key, value)
     }
-    fn end(self) -> Result<()> {
+    fn end(self) -> Res {
         self.end_object()
     }
 }
 
 impl<P: Preimage + ?Sized> ser::SerializeStructVariant for Compound<'_, '_, '_, '_, P> {
     type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    type Error = Fault;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Res {
         self.field(key, value)
     }
-    fn end(self) -> Result<()> {
+    fn end(self) -> Res {
         self.end_object()
     }
 }

@@ -138,8 +138,13 @@ fn visit<T: Serialize + ?Sized, S: Sink + ?Sized, P: Preimage + ?Sized>(
     st: &mut State<'_, '_, S, P>,
     bound: Option<(usize, u32)>,
 ) -> Result<Found> {
-    let mut v = Visit { st, bound, best: None, found: None };
-    root.serialize(Probe { v: &mut v, level: 0 })?;
+    let mut v = Visit { st, bound, best: None, found: None, error: None };
+    let done = root.serialize(Probe { v: &mut v, level: 0 });
+    // An error of this writer fails the pass even when a `Serialize` impl swallowed it.
+    if let Some(e) = v.error {
+        return Err(e);
+    }
+    done?;
     v.found.ok_or(CHANGED)
 }
 
@@ -149,11 +154,23 @@ struct Visit<'v, 's, 'r, S: ?Sized, P: ?Sized> {
     /// The smallest kept name above the bound so far: (index, length), at `keys[klen..]`.
     best: Option<(u32, usize)>,
     found: Option<Found>,
+    /// The first error this writer raised in the pass.
+    error: Option<Error>,
 }
 
 impl<S: Sink + ?Sized, P: Preimage + ?Sized> Visit<'_, '_, '_, S, P> {
+    /// Keeps `e` as the pass's error (the first one wins) and returns it.
+    #[cold]
+    fn fail(&mut self, e: Error) -> Error {
+        *self.error.get_or_insert(e)
+    }
+
     /// A member of the target object.
     fn consider(&mut self, name: &str, idx: u32) -> Result<()> {
+        self.consider_name(name, idx).map_err(|e| self.fail(e))
+    }
+
+    fn consider_name(&mut self, name: &str, idx: u32) -> Result<()> {
         let st = &mut *self.st;
         if !st.rule.keep(st.plen + 1, Str::decoded(name)) {
             return Ok(());
@@ -190,17 +207,19 @@ impl<S: Sink + ?Sized, P: Preimage + ?Sized> Visit<'_, '_, '_, S, P> {
     /// A scalar at `level`: written when it is the target.
     fn scalar(&mut self, level: usize, write: impl FnOnce(&mut S) -> Result<()>) -> Result<()> {
         if !self.at_target(level) {
-            return Err(CHANGED);
+            return Err(self.fail(CHANGED));
         }
-        write(self.st.sink)?;
+        if let Err(e) = write(self.st.sink) {
+            return Err(self.fail(e));
+        }
         self.found = Some(Found::Scalar);
         Ok(())
     }
 
     /// A container is the target: check the depth it would open.
-    fn container_target(&self) -> Result<()> {
+    fn container_target(&mut self) -> Result<()> {
         if self.st.plen >= MAX_DEPTH {
-            return Err(DEPTH);
+            return Err(self.fail(DEPTH));
         }
         Ok(())
     }
@@ -257,7 +276,7 @@ impl<'a, 'v, 's, 'r, S: Sink + ?Sized, P: Preimage + ?Sized> Probe<'a, 'v, 's, '
             self.v.found = Some(Found::Object(self.v.best));
             Mode::Ignore
         } else if self.v.step(self.level) != 0 {
-            return Err(CHANGED);
+            return Err(self.v.fail(CHANGED));
         } else {
             return Probe { v: self.v, level: self.level + 1 }.container(object);
         };
@@ -376,7 +395,7 @@ impl<'a, 'v, 's, 'r, S: Sink + ?Sized, P: Preimage + ?Sized> ser::Serializer for
             self.v.found = Some(Found::Object(self.v.best));
             Ok(())
         } else if self.v.step(self.level) != 0 {
-            Err(CHANGED)
+            Err(self.v.fail(CHANGED))
         } else {
             value.serialize(Probe { v: self.v, level: self.level + 1 })
         }
@@ -419,7 +438,7 @@ impl<'a, 'v, 's, 'r, S: Sink + ?Sized, P: Preimage + ?Sized> ser::Serializer for
     }
 }
 
-array_like!([S: Sink + ?Sized, P: Preimage + ?Sized] Items<'_, '_, '_, '_, S, P>, end = Items::end);
+array_like!([S: Sink + ?Sized, P: Preimage + ?Sized] Items<'_, '_, '_, '_, S, P>, error = Error, end = Items::end);
 
 impl<S: Sink + ?Sized, P: Preimage + ?Sized> ser::SerializeMap for Items<'_, '_, '_, '_, S, P> {
     type Ok = ();
@@ -431,7 +450,9 @@ impl<S: Sink + ?Sized, P: Preimage + ?Sized> ser::SerializeMap for Items<'_, '_,
             Mode::Nav { target, .. } => self.follow = target == i,
             Mode::Names => {
                 let v = &mut *self.v;
-                key.serialize(KeySerializer(|name: &str| v.consider(name, i)))?;
+                if let Err(e) = key.serialize(KeySerializer(|name: &str| v.consider(name, i))) {
+                    return Err(self.v.fail(e));
+                }
             }
             Mode::Count | Mode::Ignore => {}
         }

@@ -1073,3 +1073,60 @@ fn errors_raised_after_the_deserializer_returned_are_the_values() {
         Error::Shape { what: "a Deserialize impl refused the value", offset: 1 }
     );
 }
+
+#[test]
+fn serialize_impl_errors_and_swallowed_errors() {
+    use ::serde::ser::Error as _;
+    // A `Serialize` impl's own error (`custom`), in both writers.
+    struct Refuses;
+    impl Serialize for Refuses {
+        fn serialize<S: Serializer>(&self, _: S) -> core::result::Result<S::Ok, S::Error> {
+            Err(S::Error::custom("no"))
+        }
+    }
+    let refused = Err(Error::InvalidArgument("a Serialize impl refused its value"));
+    assert_eq!(buffered(&[Refuses]), refused);
+    assert_eq!(streamed(&[Refuses]), refused);
+    let mut pairs = BTreeMap::new();
+    pairs.insert("a", Refuses);
+    assert_eq!(buffered(&pairs), refused);
+
+    // An impl that swallows the serializer's error and goes on does not get bytes: the
+    // buffer form fails with the error it swallowed.
+    struct Swallows;
+    impl Serialize for Swallows {
+        fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(None)?;
+            m.serialize_entry("b", &1)?;
+            let _ = m.serialize_entry("b", &2);
+            m.serialize_entry("c", &3)?;
+            m.end()
+        }
+    }
+    assert_eq!(buffered(&Swallows), Err(Error::Json { kind: Syntax::DuplicateKey, offset: 0 }));
+    assert_eq!(streamed(&Swallows), Err(Error::Json { kind: Syntax::DuplicateKey, offset: 0 }));
+    let nan = Err(Error::Json { kind: Syntax::InvalidNumber, offset: 0 });
+    struct SwallowsNumber;
+    impl Serialize for SwallowsNumber {
+        fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(None)?;
+            let _ = m.serialize_entry("x", &f64::NAN);
+            m.end()
+        }
+    }
+    assert_eq!(buffered(&SwallowsNumber), nan);
+    assert_eq!(streamed(&SwallowsNumber), nan);
+    // The first error is the one reported.
+    struct Two;
+    impl Serialize for Two {
+        fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(None)?;
+            let _ = m.serialize_entry("x", &f64::INFINITY);
+            m.serialize_entry("k", &(1u64 << 60))?;
+            m.end()
+        }
+    }
+    assert_eq!(buffered(&Two), Err(Error::Json { kind: Syntax::NumberOutOfRange, offset: 0 }));
+    // ... in the order each form meets them: serde's for the buffer, sorted for the stream.
+    assert_eq!(streamed(&Two), Err(Error::Json { kind: Syntax::UnsafeInteger, offset: 0 }));
+}
