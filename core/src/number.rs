@@ -71,10 +71,15 @@ impl NumberBuf {
             // The product is within an ulp of `n`: `n` is its truncation or one further out.
             // Below 2^50 it is within a quarter of `n` (the two roundings each err by at
             // most |n| 2^-53 and |t| 2^-53), so `n` is the nearest of the two and the other
-            // need not be tried (a division each).
+            // need not be tried (a division each). The nearest is found by comparing with
+            // the half-way point, with no f64 addition (a soft-float routine on the
+            // single-precision FPUs of microcontrollers; the conversion, product and
+            // comparison are exact and already in use here).
             let trunc = t as i64;
-            let out = trunc + if t < 0.0 { -1 } else { 1 };
-            let (near, far) = if (t - trunc as f64).abs() >= 0.5 { (out, trunc) } else { (trunc, out) };
+            let step = if t < 0.0 { -1 } else { 1 };
+            let half = (2 * trunc + step) as f64 * 0.5;
+            let beyond = if t < 0.0 { t <= half } else { t >= half };
+            let (near, far) = if beyond { (trunc + step, trunc) } else { (trunc, trunc + step) };
             let both = t.abs() >= 1_125_899_906_842_624.0;
             for n in [near, far].into_iter().take(if both { 2 } else { 1 }) {
                 if n != 0 && n.unsigned_abs() < 1 << 52 && n as f64 / p == f {
