@@ -27,18 +27,20 @@
 //! ```
 //! use concordia_core::json::stream::{ArrayScanner, Step};
 //!
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! let text = b" [1, {\"a\": \"],\"}, [2]] ";
 //! let mut scanner = ArrayScanner::new();
 //! let mut elements = Vec::new();
 //! loop {
-//!     match scanner.next(text, 0, true).unwrap() {
+//!     match scanner.next(text, 0, true)? {
 //!         Step::Element(span) => elements.push(&text[span.start as usize..span.end as usize]),
-//!         Step::Open { at } => assert_eq!(at, 1),
 //!         Step::End => break,
-//!         other => panic!("{other:?}"),
+//!         step => assert_eq!(step, Step::Open { at: 1 }),
 //!     }
 //! }
 //! assert_eq!(elements, [&b"1"[..], b"{\"a\": \"],\"}", b"[2]"]);
+//! # Ok(())
+//! # }
 //! ```
 
 use crate::error::{Error, Limit, Result, Syntax};
@@ -269,18 +271,21 @@ impl ArrayScanner {
     /// use concordia_core::json::stream::{ArrayScanner, Step, Terminator};
     /// use concordia_core::json::{parse_prefix_with, Node, Options};
     ///
+    /// # fn main() -> Result<(), concordia_core::Error> {
     /// let text = b"[{\"a\": [1]} , \"x\"]";
     /// let mut scanner = ArrayScanner::new();
     /// let mut nodes = [Node::EMPTY; 8];
-    /// assert_eq!(scanner.next_begin(text, 0, true).unwrap(), Step::Open { at: 0 });
-    /// let Step::Begin { at } = scanner.next_begin(text, 0, true).unwrap() else { panic!() };
-    /// let (doc, len) = parse_prefix_with(&text[at as usize..], &mut nodes, &Options::default()).unwrap();
+    /// assert_eq!(scanner.next_begin(text, 0, true)?, Step::Open { at: 0 });
+    /// assert_eq!(scanner.next_begin(text, 0, true)?, Step::Begin { at: 1 });
+    /// let (doc, len) = parse_prefix_with(&text[1..], &mut nodes, &Options::default())?;
     /// assert_eq!(doc.root().len(), 1);
-    /// scanner.skip_to(at + len as u64).unwrap();
+    /// scanner.skip_to(1 + len as u64)?;
     /// // The scanner checks what follows the value: a `,`, so another element.
-    /// let Step::Element(span) = scanner.next_begin(text, 0, true).unwrap() else { panic!() };
-    /// assert_eq!((span.start, span.end, span.terminator), (1, 12, Terminator::Comma));
-    /// assert_eq!(scanner.next_begin(text, 0, true).unwrap(), Step::Begin { at: 14 });
+    /// let step = scanner.next_begin(text, 0, true)?;
+    /// assert!(matches!(step, Step::Element(s) if (s.start, s.end, s.terminator) == (1, 12, Terminator::Comma)));
+    /// assert_eq!(scanner.next_begin(text, 0, true)?, Step::Begin { at: 14 });
+    /// # Ok(())
+    /// # }
     /// ```
     ///
     /// # Errors
