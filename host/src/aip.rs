@@ -293,6 +293,32 @@ pub struct Opened<'i> {
     pub delivery: Delivery,
 }
 
+/// Which argument of [`open_envelope`] a refusal is about (so a host can name the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The policy: the recipient's DID, the clock, the window.
+    Policy,
+    /// The sender's DID Document (it does not parse).
+    SenderDocument,
+    /// The envelope: its text, signature, addressee, body, freshness.
+    Envelope,
+}
+
+/// Why [`open_envelope`] refused: the core's error, and which argument it is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused {
+    /// The error (every surface maps this, as any other core error).
+    pub error: Error,
+    /// Which argument it is about.
+    pub part: Part,
+}
+
+impl From<Refused> for Error {
+    fn from(r: Refused) -> Error {
+        r.error
+    }
+}
+
 /// The operating system's clock, whole seconds.
 ///
 /// # Errors
@@ -331,15 +357,27 @@ fn rebase<'i>(input: &'i [u8], s: &str) -> Result<&'i str> {
 /// So a stale envelope with a tampered body is a `Signature` failure everywhere.
 ///
 /// # Errors
-/// `InvalidArgument` ([`NO_RECIPIENT_DID`], [`WINDOW_NEEDS_CLOCK`], [`CLOCK_BEFORE_EPOCH`]),
-/// a malformed recipient DID's error; the parse errors of the document and the envelope;
+/// [`Refused`] with [`Part::Policy`]: `InvalidArgument` ([`NO_RECIPIENT_DID`],
+/// [`WINDOW_NEEDS_CLOCK`], [`CLOCK_BEFORE_EPOCH`]), a malformed recipient DID's error;
+/// [`Part::SenderDocument`]: its parse errors; [`Part::Envelope`]: its parse errors,
 /// `Signature`, `Binding`, `Temporal`, `Limit` (a full window or memory).
 pub fn open_envelope<'i>(
     envelope_json: &'i [u8],
     sender_doc: &[u8],
     secret: &X25519SecretKey,
     policy: OpenPolicy<'_>,
-) -> Result<Opened<'i>> {
+) -> core::result::Result<Opened<'i>, Refused> {
+    let at = |part| move |error| Refused { error, part };
+    let (me, now) = open_policy(&policy).map_err(at(Part::Policy))?;
+    let mut dnodes = Nodes::new();
+    let sender =
+        dnodes.parse(sender_doc).and_then(|d| did::document_from_value(d.root())).map_err(at(Part::SenderDocument))?;
+    open_parsed(envelope_json, &sender, secret, me.as_ref(), now, policy.window).map_err(at(Part::Envelope))
+}
+
+/// Step 1 of [`open_envelope`]: the recipient's handle (when checked) and `now` (when
+/// freshness is checked).
+fn open_policy(policy: &OpenPolicy<'_>) -> Result<(Option<Handle>, Option<Timestamp>)> {
     let me = match policy.addressee {
         Addressee::Recipient(None) => return Err(Error::InvalidArgument(NO_RECIPIENT_DID)),
         Addressee::Recipient(Some(d)) => Some(did::parse_did(d)?),
@@ -351,21 +389,30 @@ pub fn open_envelope<'i>(
         Freshness::Unchecked if policy.window.is_some() => return Err(Error::InvalidArgument(WINDOW_NEEDS_CLOCK)),
         Freshness::Unchecked => None,
     };
-    let mut dnodes = Nodes::new();
-    let ddoc = dnodes.parse(sender_doc)?;
-    let sender = did::document_from_value(ddoc.root())?;
+    Ok((me, now))
+}
+
+/// Steps 2 (the envelope's half) to 6 of [`open_envelope`].
+fn open_parsed<'i>(
+    envelope_json: &'i [u8],
+    sender: &did::DidDocument<'_>,
+    secret: &X25519SecretKey,
+    me: Option<&Handle>,
+    now: Option<Timestamp>,
+    window: Option<&mut crate::HostReplayWindow>,
+) -> Result<Opened<'i>> {
     let mut nodes = Nodes::new();
     let doc = nodes.parse(envelope_json)?;
     let env = envelope::from_value(doc.root())?;
-    env.verify_from(&sender)?;
-    if let Some(me) = &me {
+    env.verify_from(sender)?;
+    if let Some(me) = me {
         env.check_to(me)?;
     }
     let mut out = crate::try_filled(env.sealed_len(), 0u8)?;
     let n = env.open(secret, &mut out)?;
     out.truncate(n);
     let mut delivery = Delivery::Fresh(out);
-    match (policy.window, now) {
+    match (window, now) {
         (Some(w), Some(now)) => {
             if w.check(env.id, env.created, now)? == Verdict::Duplicate {
                 delivery = Delivery::Duplicate;

@@ -51,7 +51,9 @@ fn fixture(created_at: &str) -> Fixture {
 
 impl Fixture {
     fn open(&self, env: &[u8], policy: OpenPolicy<'_>) -> Result<Delivery> {
-        open_envelope(env, &self.alice_doc, self.bob.x.as_ref().unwrap(), policy).map(|o| o.delivery)
+        open_envelope(env, &self.alice_doc, self.bob.x.as_ref().unwrap(), policy)
+            .map(|o| o.delivery)
+            .map_err(Error::from)
     }
     fn at(&self, secs: i64) -> Freshness {
         Freshness::At(self.created.add_seconds(secs).unwrap())
@@ -143,4 +145,15 @@ fn a_window_sees_a_second_delivery_and_needs_a_clock() {
     assert_eq!(f.open(&bad, p), Err(Error::Signature));
     let p = OpenPolicy { freshness: f.at(60), window: Some(&mut w), ..OpenPolicy::for_recipient(Some(BOB)) };
     assert!(matches!(f.open(&f.env, p), Ok(Delivery::Fresh(_))));
+}
+
+#[test]
+fn a_refusal_names_the_argument_it_is_about() {
+    let f = fixture(CREATED);
+    let x = f.bob.x.as_ref().unwrap();
+    let part = |env: &[u8], doc: &[u8], p| open_envelope(env, doc, x, p).unwrap_err().part;
+    assert_eq!(part(&f.env, &f.alice_doc, OpenPolicy::default()), Part::Policy);
+    assert_eq!(part(&f.env, b"{", OpenPolicy::for_recipient(Some(BOB))), Part::SenderDocument);
+    assert_eq!(part(b"{", &f.alice_doc, OpenPolicy::for_recipient(Some(BOB))), Part::Envelope);
+    assert_eq!(part(&f.env, &f.alice_doc, OpenPolicy::for_recipient(Some(BOB))), Part::Envelope);
 }
