@@ -233,18 +233,12 @@ fn open(mut args: Args) -> CliResult {
     if new_store && store_path.is_none() {
         return Err(usage("--new-replay-store needs --replay-store FILE"));
     }
-    if any_recipient && recipient.is_some() {
-        return Err(usage("--any-recipient and --recipient exclude each other"));
-    }
     let pos = args.positionals(1)?;
     let me = load_key(&key)?;
     let kname = display_name(&key);
     let secret = me.x.ok_or_else(|| usage(format!("{kname}: no x25519_secret_hex")))?;
-    let did = match (recipient, me.did) {
-        (Some(r), Some(d)) if r != d => return Err(usage(format!("--recipient {r} is not {kname}'s did {d}"))),
-        (r, d) => r.or(d),
-    };
-    let addressee = if any_recipient { Addressee::Unchecked } else { Addressee::Recipient(did.as_deref()) };
+    let addressee = Addressee::from_args(recipient.as_deref(), me.did.as_deref(), any_recipient)
+        .map_err(|e| bad_arg("--recipient", e))?;
     if addressee == Addressee::Recipient(None) {
         return Err(usage(format!(
             "{kname}: no \"did\": pass --recipient DID (the recipient's own did:aip), or --any-recipient to open \

@@ -842,20 +842,18 @@ fn policy_of<'a>(checks: Option<&concordia_aip_open_checks>, did: Option<&'a str
     let bad = |what| Fail::Core(Error::InvalidArgument(what));
     let freshness = match c.freshness {
         x if x == concordia_aip_freshness::CONCORDIA_AIP_FRESHNESS_CLOCK as u32 => Freshness::Clock,
-        x if x == concordia_aip_freshness::CONCORDIA_AIP_FRESHNESS_AT as u32 => Freshness::At(Timestamp::from_unix(c.now)),
+        x if x == concordia_aip_freshness::CONCORDIA_AIP_FRESHNESS_AT as u32 => {
+            Freshness::At(Timestamp::from_unix(c.now))
+        }
         x if x == concordia_aip_freshness::CONCORDIA_AIP_FRESHNESS_UNCHECKED as u32 => Freshness::Unchecked,
         _ => return Err(bad("unknown concordia_aip_freshness")),
     };
-    let addressee = match c.addressee {
-        x if x == concordia_aip_addressee::CONCORDIA_AIP_ADDRESSEE_REQUIRED as u32 => Addressee::Recipient(did),
-        x if x == concordia_aip_addressee::CONCORDIA_AIP_ADDRESSEE_UNCHECKED as u32 && did.is_none() => {
-            Addressee::Unchecked
-        }
-        x if x == concordia_aip_addressee::CONCORDIA_AIP_ADDRESSEE_UNCHECKED as u32 => {
-            return Err(bad("recipient_did with CONCORDIA_AIP_ADDRESSEE_UNCHECKED"))
-        }
+    let unchecked = match c.addressee {
+        x if x == concordia_aip_addressee::CONCORDIA_AIP_ADDRESSEE_REQUIRED as u32 => false,
+        x if x == concordia_aip_addressee::CONCORDIA_AIP_ADDRESSEE_UNCHECKED as u32 => true,
         _ => return Err(bad("unknown concordia_aip_addressee")),
     };
+    let addressee = Addressee::from_args(did, None, unchecked)?;
     Ok(OpenPolicy { freshness, addressee, window: None })
 }
 

@@ -230,6 +230,29 @@ pub enum Addressee<'a> {
     Unchecked,
 }
 
+/// `InvalidArgument`: an explicit recipient DID together with the addressee opt-out.
+pub const DID_AND_UNCHECKED: &str = "a recipient DID and skipping the addressee check exclude each other";
+/// `InvalidArgument`: an explicit recipient DID that is not the key's own `did`.
+pub const DID_NOT_THE_KEYS: &str = "the recipient DID given is not the key's did";
+
+impl<'a> Addressee<'a> {
+    /// The addressee rule of a surface's arguments: `unchecked` (the named opt-out, e.g.
+    /// `--any-recipient`) gives [`Addressee::Unchecked`]; otherwise the DID passed
+    /// explicitly, else the key's own `did`, must be the envelope's `to`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`]: [`DID_AND_UNCHECKED`] for an explicit DID with
+    /// `unchecked`, [`DID_NOT_THE_KEYS`] for an explicit DID that differs from the key's.
+    pub fn from_args(explicit: Option<&'a str>, key: Option<&'a str>, unchecked: bool) -> Result<Self> {
+        match (explicit, key, unchecked) {
+            (Some(_), _, true) => Err(Error::InvalidArgument(DID_AND_UNCHECKED)),
+            (_, _, true) => Ok(Addressee::Unchecked),
+            (Some(e), Some(k), false) if e != k => Err(Error::InvalidArgument(DID_NOT_THE_KEYS)),
+            (e, k, false) => Ok(Addressee::Recipient(e.or(k))),
+        }
+    }
+}
+
 impl Default for Addressee<'_> {
     /// `Recipient(None)`: refused until the recipient's DID is given.
     fn default() -> Self {

@@ -157,3 +157,14 @@ fn a_refusal_names_the_argument_it_is_about() {
     assert_eq!(part(b"{", &f.alice_doc, OpenPolicy::for_recipient(Some(BOB))), Part::Envelope);
     assert_eq!(part(&f.env, &f.alice_doc, OpenPolicy::for_recipient(Some(BOB))), Part::Envelope);
 }
+
+#[test]
+fn the_addressee_of_a_surfaces_arguments() {
+    assert_eq!(Addressee::from_args(None, None, false), Ok(Addressee::Recipient(None)));
+    assert_eq!(Addressee::from_args(None, Some(BOB), false), Ok(Addressee::Recipient(Some(BOB))));
+    assert_eq!(Addressee::from_args(Some(BOB), None, false), Ok(Addressee::Recipient(Some(BOB))));
+    assert_eq!(Addressee::from_args(Some(BOB), Some(BOB), false), Ok(Addressee::Recipient(Some(BOB))));
+    assert_eq!(Addressee::from_args(Some(ALICE), Some(BOB), false), Err(Error::InvalidArgument(DID_NOT_THE_KEYS)));
+    assert_eq!(Addressee::from_args(None, Some(BOB), true), Ok(Addressee::Unchecked));
+    assert_eq!(Addressee::from_args(Some(BOB), None, true), Err(Error::InvalidArgument(DID_AND_UNCHECKED)));
+}
