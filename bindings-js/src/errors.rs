@@ -14,11 +14,12 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "../errors.js")]
 extern "C" {
-    /// `makeError(class, code, message, offset, sdkException)` of the package's errors.js.
+    /// `makeError(class, code, message, offset, sdkException)` of the package's errors.js
+    /// (`code` undefined only for a replay).
     #[wasm_bindgen(js_name = makeError)]
     fn make_error(
         class: &str,
-        code: &str,
+        code: Option<&str>,
         message: &str,
         offset: Option<f64>,
         sdk_exception: Option<String>,
@@ -38,8 +39,10 @@ pub enum JsError {
     },
     /// WebCrypto's `getRandomValues` failed.
     Randomness(String),
-    /// `aipOpenChecked` with a replay window: an envelope whose id the window has already
-    /// seen (the C ABI's verdict `CONCORDIA_AIP_DUPLICATE`).
+    /// `aipOpen` with a replay window: an envelope whose id the window has already seen.
+    /// Its class is `replay` (Python `ReplayError`, UniFFI `AipError.Replay`, the CLI's
+    /// "a replay", exit 1); it has no `code`: no C result code stands for it (the C ABI's
+    /// window answers with a verdict, not an error).
     Replay(String),
 }
 
@@ -75,16 +78,16 @@ impl From<JsError> for JsValue {
                 let offset = error.offset().map(|o| o as f64);
                 make_error(
                     error.class().as_str(),
-                    concordia_host::error_code(&error),
+                    Some(concordia_host::error_code(&error)),
                     &message,
                     offset,
                     Some(error.sdk_exception().name().to_string()),
                 )
             }
-            JsError::Replay(m) => make_error("replay", "CONCORDIA_AIP_DUPLICATE", &m, None, None),
+            JsError::Replay(m) => make_error("replay", None, &m, None, None),
             JsError::Randomness(m) => make_error(
                 "internal",
-                "CONCORDIA_RANDOMNESS_UNAVAILABLE",
+                Some("CONCORDIA_RANDOMNESS_UNAVAILABLE"),
                 &format!("randomness unavailable: {m}"),
                 None,
                 None,
