@@ -217,8 +217,8 @@ fn the_addressee_check_needs_the_recipients_did_or_a_named_opt_out() {
         &alice_doc,
         "--recipient",
         "did:aip:x.org:y",
-        &now[0],
-        &now[1],
+        now[0],
+        now[1],
         &envf,
     ]);
     assert_eq!(code(&o), 2);

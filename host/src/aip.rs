@@ -207,7 +207,8 @@ pub fn default_endpoint(subject: &Handle) -> String {
 /// the window's own check, which applies the same bounds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Freshness {
-    /// At the operating system's clock (the default).
+    /// At the operating system's clock (the default). On `wasm32-unknown-unknown`, which
+    /// has no clock, the wrapper passes [`Freshness::At`] of the JavaScript clock instead.
     #[default]
     Clock,
     /// At the given instant (a host with its own clock, tests, a recorded delivery time).
