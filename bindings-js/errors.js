@@ -6,8 +6,7 @@
 export class ConcordiaError extends Error {
   /**
    * @param {string} message the core's description (with the byte offset for malformed JSON)
-   * @param {string | undefined} code the C ABI's result code name, e.g.
-   *   `CONCORDIA_JSON_DUPLICATE_KEY` (undefined for a ReplayError: no C result code stands for it)
+   * @param {string} code the C ABI's result code name, e.g. `CONCORDIA_JSON_DUPLICATE_KEY`
    * @param {string} klass the core's reason class: input, limit, schema, signature, digest,
    *   binding, temporal, privacy, transition (internal for a randomness failure, replay for
    *   an envelope a replay window has seen)
@@ -44,7 +43,7 @@ export class PrivacyError extends ConcordiaError {}
 export class TransitionError extends ConcordiaError {}
 /** WebCrypto's random generator failed (key generation, sealing, message ids). */
 export class RandomnessError extends ConcordiaError {}
-/** aipOpen with a replay window: an envelope id the window has already seen (class `replay`, no `code`). */
+/** aipOpen with a replay window: an envelope id the window has already seen (`CONCORDIA_AIP_REPLAY`). */
 export class ReplayError extends ConcordiaError {}
 
 const BY_CLASS = {

@@ -24,12 +24,9 @@ export type ErrorClass =
 
 /** Every error the package throws. */
 export class ConcordiaError extends Error {
-  constructor(message: string, code: string | undefined, klass: ErrorClass, offset?: number, sdkException?: string);
-  /**
-   * The C ABI's result code name, e.g. `CONCORDIA_JSON_DUPLICATE_KEY` (include/concordia.h);
-   * undefined only for a ReplayError (no C result code stands for a replay).
-   */
-  readonly code: string | undefined;
+  constructor(message: string, code: string, klass: ErrorClass, offset?: number, sdkException?: string);
+  /** The C ABI's result code name, e.g. `CONCORDIA_JSON_DUPLICATE_KEY` (include/concordia.h). */
+  readonly code: string;
   /** The reason class. */
   readonly class: ErrorClass;
   /** Byte offset in the UTF-8 input, for malformed JSON and limits. */
@@ -47,7 +44,7 @@ export class TemporalError extends ConcordiaError {}
 export class PrivacyError extends ConcordiaError {}
 export class TransitionError extends ConcordiaError {}
 export class RandomnessError extends ConcordiaError {}
-/** `aipOpen` with a replay window: an id it has seen (class `replay`, no `code`). */
+/** `aipOpen` with a replay window: an id it has seen (code `CONCORDIA_AIP_REPLAY`, class `replay`). */
 export class ReplayError extends ConcordiaError {}
 
 // ------------------------------------------------------------------ JSON, keys

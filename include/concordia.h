@@ -159,6 +159,10 @@ enum concordia_result
   // or unknown field; the byte offset of the value at fault is available from
   // concordia_last_error_offset.
   CONCORDIA_SHAPE = 407,
+  // Reason class `replay`: concordia_aip_open with a replay window met an envelope whose
+  // id the window has already seen (a duplicate delivery or a replay: acknowledge it, do
+  // not process it again). Not a core error: the host's verdict `Duplicate`.
+  CONCORDIA_AIP_REPLAY = 408,
   // Limit: containers nested deeper than the maximum depth (128).
   CONCORDIA_LIMIT_DEPTH = 500,
   // Limit: more values than the node buffer holds.
@@ -684,6 +688,10 @@ typedef struct concordia_aip_open_checks {
   uint32_t freshness;
   // The recipient's clock, Unix seconds (read only with CONCORDIA_AIP_FRESHNESS_AT).
   int64_t now;
+  // A replay window (NULL: none): an envelope whose id it has already seen is
+  // CONCORDIA_AIP_REPLAY; it remembers only envelopes that passed every other check.
+  // Not with CONCORDIA_AIP_FRESHNESS_UNCHECKED (CONCORDIA_INVALID_ARGUMENT).
+  struct concordia_aip_replay_window *window;
 } concordia_aip_open_checks;
 
 // What concordia_aip_vc_verify checks besides the proof.
@@ -895,7 +903,7 @@ typedef struct concordia_timing {
 } concordia_timing;
 
 // Every code, in numeric order.
-#define concordia_result_ALL { CONCORDIA_OK, CONCORDIA_NULL_ARGUMENT, CONCORDIA_BUFFER_TOO_SMALL, CONCORDIA_INVALID_ARGUMENT, CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE, CONCORDIA_IO, CONCORDIA_JSON_UNEXPECTED_END, CONCORDIA_JSON_UNEXPECTED_BYTE, CONCORDIA_JSON_TRAILING_BYTES, CONCORDIA_JSON_INVALID_UTF8, CONCORDIA_JSON_CONTROL_CHARACTER, CONCORDIA_JSON_INVALID_ESCAPE, CONCORDIA_JSON_LONE_SURROGATE, CONCORDIA_JSON_INVALID_NUMBER, CONCORDIA_JSON_NUMBER_OUT_OF_RANGE, CONCORDIA_JSON_UNSAFE_INTEGER, CONCORDIA_JSON_NEGATIVE_ZERO, CONCORDIA_JSON_DUPLICATE_KEY, CONCORDIA_JSON_BYTE_ORDER_MARK, CONCORDIA_JSON_OTHER, CONCORDIA_SIGNATURE, CONCORDIA_UNKNOWN_KEY, CONCORDIA_ENCODING, CONCORDIA_SCHEMA, CONCORDIA_DIGEST, CONCORDIA_BINDING, CONCORDIA_TEMPORAL, CONCORDIA_PRIVACY, CONCORDIA_TRANSITION, CONCORDIA_MAX_ROUNDS, CONCORDIA_SHAPE, CONCORDIA_LIMIT_DEPTH, CONCORDIA_LIMIT_NODES, CONCORDIA_LIMIT_SIZE, CONCORDIA_LIMIT_CAPACITY, CONCORDIA_LIMIT_STEPS, CONCORDIA_LIMIT_MEMORY, CONCORDIA_LIMIT_OTHER, CONCORDIA_PANIC, CONCORDIA_INTERNAL, CONCORDIA_RANDOMNESS_UNAVAILABLE, }
+#define concordia_result_ALL { CONCORDIA_OK, CONCORDIA_NULL_ARGUMENT, CONCORDIA_BUFFER_TOO_SMALL, CONCORDIA_INVALID_ARGUMENT, CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE, CONCORDIA_IO, CONCORDIA_JSON_UNEXPECTED_END, CONCORDIA_JSON_UNEXPECTED_BYTE, CONCORDIA_JSON_TRAILING_BYTES, CONCORDIA_JSON_INVALID_UTF8, CONCORDIA_JSON_CONTROL_CHARACTER, CONCORDIA_JSON_INVALID_ESCAPE, CONCORDIA_JSON_LONE_SURROGATE, CONCORDIA_JSON_INVALID_NUMBER, CONCORDIA_JSON_NUMBER_OUT_OF_RANGE, CONCORDIA_JSON_UNSAFE_INTEGER, CONCORDIA_JSON_NEGATIVE_ZERO, CONCORDIA_JSON_DUPLICATE_KEY, CONCORDIA_JSON_BYTE_ORDER_MARK, CONCORDIA_JSON_OTHER, CONCORDIA_SIGNATURE, CONCORDIA_UNKNOWN_KEY, CONCORDIA_ENCODING, CONCORDIA_SCHEMA, CONCORDIA_DIGEST, CONCORDIA_BINDING, CONCORDIA_TEMPORAL, CONCORDIA_PRIVACY, CONCORDIA_TRANSITION, CONCORDIA_MAX_ROUNDS, CONCORDIA_SHAPE, CONCORDIA_AIP_REPLAY, CONCORDIA_LIMIT_DEPTH, CONCORDIA_LIMIT_NODES, CONCORDIA_LIMIT_SIZE, CONCORDIA_LIMIT_CAPACITY, CONCORDIA_LIMIT_STEPS, CONCORDIA_LIMIT_MEMORY, CONCORDIA_LIMIT_OTHER, CONCORDIA_PANIC, CONCORDIA_INTERNAL, CONCORDIA_RANDOMNESS_UNAVAILABLE, }
 
 #ifdef __cplusplus
 extern "C" {
@@ -1173,20 +1181,23 @@ concordia_result concordia_aip_verify_envelope(const uint8_t *sender_doc,
 // `recipient`'s X25519 key, then freshness. The body (as sealed: canonical JSON when
 // sealed by concordia_aip_seal) is written into `out`. `*header` (NULL: not wanted)
 // receives the header, spans of `envelope_json`. A size query opens the body once to
-// learn its length. Duplicates are the replay window's to detect
-// (concordia_aip_replay_window_check after this call).
+// learn its length. With a window, `out_cap` must be at least `envelope_len` (the body is
+// always shorter than its envelope): a smaller buffer is CONCORDIA_BUFFER_TOO_SMALL with
+// `*out_len` = `envelope_len`, before anything is checked or remembered.
 //
 // Returns CONCORDIA_INVALID_ARGUMENT for a missing (with the addressee required) or
 // malformed `recipient_did`, or an unknown enum value; CONCORDIA_BINDING when the
 // envelope is addressed to another agent (or `from` is not the sender document's `id`),
 // CONCORDIA_SIGNATURE when the signature does not verify or the body does not open (wrong
 // key, tampered body or header: also when the envelope is stale),
-// CONCORDIA_TEMPORAL when `created_at` is too old or too far ahead; errors of
+// CONCORDIA_TEMPORAL when `created_at` is too old or too far ahead,
+// CONCORDIA_AIP_REPLAY when the window has already seen its id; errors of
 // concordia_aip_envelope_parse and concordia_aip_did_document_parse.
 //
 // # Safety
 // `recipient` must be a live AIP key pair; `checks` NULL or valid for reads with a
-// `recipient_did` valid for its length; each JSON pointer valid for its length; `header`
+// `recipient_did` valid for its length and a `window` NULL or live (and not used by
+// another thread during the call); each JSON pointer valid for its length; `header`
 // NULL or valid for one write; `out` valid for `out_cap` bytes of writes; `out_len` for
 // one `size_t`.
 concordia_result concordia_aip_open(const struct concordia_aip_keypair *recipient,

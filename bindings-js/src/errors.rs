@@ -14,12 +14,11 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "../errors.js")]
 extern "C" {
-    /// `makeError(class, code, message, offset, sdkException)` of the package's errors.js
-    /// (`code` undefined only for a replay).
+    /// `makeError(class, code, message, offset, sdkException)` of the package's errors.js.
     #[wasm_bindgen(js_name = makeError)]
     fn make_error(
         class: &str,
-        code: Option<&str>,
+        code: &str,
         message: &str,
         offset: Option<f64>,
         sdk_exception: Option<String>,
@@ -40,9 +39,9 @@ pub enum JsError {
     /// WebCrypto's `getRandomValues` failed.
     Randomness(String),
     /// `aipOpen` with a replay window: an envelope whose id the window has already seen.
-    /// Its class is `replay` (Python `ReplayError`, UniFFI `AipError.Replay`, the CLI's
-    /// "a replay", exit 1); it has no `code`: no C result code stands for it (the C ABI's
-    /// window answers with a verdict, not an error).
+    /// Class `replay`, code `CONCORDIA_AIP_REPLAY` (C `concordia_aip_open` with a window,
+    /// Go `AIPReplay`, Python `ReplayError`, UniFFI `AipError.Replay`, the CLI's "a replay",
+    /// exit 1).
     Replay(String),
 }
 
@@ -78,16 +77,16 @@ impl From<JsError> for JsValue {
                 let offset = error.offset().map(|o| o as f64);
                 make_error(
                     error.class().as_str(),
-                    Some(concordia_host::error_code(&error)),
+                    concordia_host::error_code(&error),
                     &message,
                     offset,
                     Some(error.sdk_exception().name().to_string()),
                 )
             }
-            JsError::Replay(m) => make_error("replay", None, &m, None, None),
+            JsError::Replay(m) => make_error("replay", concordia_host::aip::REPLAY_CODE, &m, None, None),
             JsError::Randomness(m) => make_error(
                 "internal",
-                Some("CONCORDIA_RANDOMNESS_UNAVAILABLE"),
+                "CONCORDIA_RANDOMNESS_UNAVAILABLE",
                 &format!("randomness unavailable: {m}"),
                 None,
                 None,

@@ -420,7 +420,7 @@ test("aipOpen: freshness and replay", () => {
   assert.throws(() => c.aipOpen(bob, aliceDoc, env, { now: plus(AIP_NOW, 5), window: w }), (e) =>
     e instanceof c.ReplayError &&
     e instanceof c.ConcordiaError &&
-    e.code === undefined &&
+    e.code === "CONCORDIA_AIP_REPLAY" &&
     e.class === "replay" &&
     /replay/.test(e.message),
   );

@@ -305,6 +305,9 @@ type OpenChecks struct {
 	AnyRecipient  bool      // skip the addressee check (RecipientDID must then be "")
 	Now           time.Time // check freshness at Now instead of the clock (zero: the clock)
 	SkipFreshness bool      // do not check created_at at all (an archive; Now is ignored)
+	// Window, when set, also refuses an id it has already seen (AIPReplay); it remembers
+	// only envelopes that passed every other check. Not with SkipFreshness.
+	Window *ReplayWindow
 }
 
 // Open opens an envelope as its recipient under checks (nil: the defaults), in this
@@ -312,8 +315,8 @@ type OpenChecks struct {
 // addressee, the body opens with recipient's X25519 key, then freshness; it returns the
 // header and the body. Errors: InvalidArgument (no RecipientDID, a malformed one), Binding
 // (another addressee or sender), Signature (a wrong key, a tampered envelope, stale or
-// not), Temporal, and those of ParseEnvelope. Duplicates are the replay window's to
-// detect (ReplayWindow.Check after Open).
+// not), Temporal, AIPReplay (with a Window that has seen the id), and those of
+// ParseEnvelope.
 func Open(recipient *AIPKeyPair, senderDoc, env []byte, checks *OpenChecks) (Header, []byte, error) {
 	var m cmem
 	defer m.free()
@@ -330,6 +333,10 @@ func Open(recipient *AIPKeyPair, senderDoc, env []byte, checks *OpenChecks) (Hea
 		case !checks.Now.IsZero():
 			cc.freshness = C.CONCORDIA_AIP_FRESHNESS_AT
 			cc.now = unix(checks.Now)
+		}
+		if checks.Window != nil {
+			cc.window = checks.Window.p
+			defer runtime.KeepAlive(checks.Window)
 		}
 	}
 	var h C.concordia_aip_header

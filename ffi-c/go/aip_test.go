@@ -162,6 +162,22 @@ func TestEnvelopes(t *testing.T) {
 			}
 		})
 	}
+	// A replay window: the second delivery is AIPReplay (one composition with the window).
+	w, err := NewReplayWindow(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	withWindow := &OpenChecks{RecipientDID: bob, Now: created, Window: w}
+	if _, body, err := Open(b, aliceDoc, env, withWindow); err != nil || string(body) != `{"item":"camera","qty":2}` {
+		t.Fatalf("first delivery: %s %v", body, err)
+	}
+	if _, _, err := Open(b, aliceDoc, env, withWindow); Code(err) != AIPReplay {
+		t.Fatalf("second delivery: %v", err)
+	}
+	if _, _, err := Open(b, aliceDoc, env, &OpenChecks{RecipientDID: bob, SkipFreshness: true, Window: w}); Code(err) != InvalidArgument {
+		t.Fatalf("window without a clock: %v", err)
+	}
 	h.Type = "Bad Type"
 	if _, err := Seal(a, bobDoc, h, []byte(`{}`)); Code(err) != Schema {
 		t.Fatalf("bad type: %v", err)

@@ -22,9 +22,11 @@ use concordia_core::sink::SliceSink;
 use concordia_core::time::Timestamp;
 use concordia_core::{did_key, encoding, jcs, Error};
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, OpenPolicy};
+use concordia_host::HostReplayWindow;
 use concordia_host::Nodes;
 
-use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, Fail, FfiResult, NULL};
+use crate::aip_replay::{concordia_aip_replay_window, window_mut};
+use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, store_len, Fail, FfiResult, NULL};
 use crate::consensus::slice_in;
 use crate::keys::keypair_ref;
 use crate::{concordia_keypair, concordia_result, concordia_str};
@@ -834,10 +836,19 @@ pub struct concordia_aip_open_checks {
     pub freshness: u32,
     /// The recipient's clock, Unix seconds (read only with CONCORDIA_AIP_FRESHNESS_AT).
     pub now: i64,
+    /// A replay window (NULL: none): an envelope whose id it has already seen is
+    /// CONCORDIA_AIP_REPLAY; it remembers only envelopes that passed every other check.
+    /// Not with CONCORDIA_AIP_FRESHNESS_UNCHECKED (CONCORDIA_INVALID_ARGUMENT).
+    pub window: *mut concordia_aip_replay_window,
 }
 
-/// The host policy of `checks` (NULL: the default); `did` borrows `recipient_did`.
-fn policy_of<'a>(checks: Option<&concordia_aip_open_checks>, did: Option<&'a str>) -> FfiResult<OpenPolicy<'a>> {
+/// The host policy of `checks` (NULL: the default); `did` borrows `recipient_did`, `window`
+/// is the checks' window.
+fn policy_of<'a>(
+    checks: Option<&concordia_aip_open_checks>,
+    did: Option<&'a str>,
+    window: Option<&'a mut HostReplayWindow>,
+) -> FfiResult<OpenPolicy<'a>> {
     let Some(c) = checks else { return Ok(OpenPolicy::default()) };
     let bad = |what| Fail::Core(Error::InvalidArgument(what));
     let freshness = match c.freshness {
@@ -854,7 +865,7 @@ fn policy_of<'a>(checks: Option<&concordia_aip_open_checks>, did: Option<&'a str
         _ => return Err(bad("unknown concordia_aip_addressee")),
     };
     let addressee = Addressee::from_args(did, None, unchecked)?;
-    Ok(OpenPolicy { freshness, addressee, window: None })
+    Ok(OpenPolicy { freshness, addressee, window })
 }
 
 /// Opens an envelope as its recipient (`concordia_host::aip::open_envelope`, the one
@@ -864,20 +875,23 @@ fn policy_of<'a>(checks: Option<&concordia_aip_open_checks>, did: Option<&'a str
 /// `recipient`'s X25519 key, then freshness. The body (as sealed: canonical JSON when
 /// sealed by concordia_aip_seal) is written into `out`. `*header` (NULL: not wanted)
 /// receives the header, spans of `envelope_json`. A size query opens the body once to
-/// learn its length. Duplicates are the replay window's to detect
-/// (concordia_aip_replay_window_check after this call).
+/// learn its length. With a window, `out_cap` must be at least `envelope_len` (the body is
+/// always shorter than its envelope): a smaller buffer is CONCORDIA_BUFFER_TOO_SMALL with
+/// `*out_len` = `envelope_len`, before anything is checked or remembered.
 ///
 /// Returns CONCORDIA_INVALID_ARGUMENT for a missing (with the addressee required) or
 /// malformed `recipient_did`, or an unknown enum value; CONCORDIA_BINDING when the
 /// envelope is addressed to another agent (or `from` is not the sender document's `id`),
 /// CONCORDIA_SIGNATURE when the signature does not verify or the body does not open (wrong
 /// key, tampered body or header: also when the envelope is stale),
-/// CONCORDIA_TEMPORAL when `created_at` is too old or too far ahead; errors of
+/// CONCORDIA_TEMPORAL when `created_at` is too old or too far ahead,
+/// CONCORDIA_AIP_REPLAY when the window has already seen its id; errors of
 /// concordia_aip_envelope_parse and concordia_aip_did_document_parse.
 ///
 /// # Safety
 /// `recipient` must be a live AIP key pair; `checks` NULL or valid for reads with a
-/// `recipient_did` valid for its length; each JSON pointer valid for its length; `header`
+/// `recipient_did` valid for its length and a `window` NULL or live (and not used by
+/// another thread during the call); each JSON pointer valid for its length; `header`
 /// NULL or valid for one write; `out` valid for `out_cap` bytes of writes; `out_len` for
 /// one `size_t`.
 #[no_mangle]
@@ -910,13 +924,22 @@ pub unsafe extern "C" fn concordia_aip_open(
         let input = unsafe { bytes_in(envelope_json, envelope_len) }?;
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
-        let did = match checks {
+        let (did, window) = match checks {
+            // SAFETY: caller contract above (the window NULL or live, used by this call alone).
+            Some(c) if !c.window.is_null() => {
+                (unsafe { c.recipient_did.opt_text() }?, Some(unsafe { window_mut(c.window) }?))
+            }
             // SAFETY: caller contract above.
-            Some(c) => unsafe { c.recipient_did.opt_text() }?,
-            None => None,
+            Some(c) => (unsafe { c.recipient_did.opt_text() }?, None),
+            None => (None, None),
         };
-        let opened = open_envelope(input, sdoc, &recipient.x, policy_of(checks, did)?).map_err(Error::from)?;
-        let Delivery::Fresh(body) = opened.delivery else { return Err(internal()) };
+        if window.is_some() && out.len() < input.len() {
+            return store_len(Err(Error::BufferTooSmall { needed: input.len() }), out_len);
+        }
+        let opened = open_envelope(input, sdoc, &recipient.x, policy_of(checks, did, window)?).map_err(Error::from)?;
+        let Delivery::Fresh(body) = opened.delivery else {
+            return Err(Fail::Code(concordia_result::CONCORDIA_AIP_REPLAY));
+        };
         // SAFETY: caller contract above: NULL or valid for one write.
         if let Some(out) = unsafe { header.as_mut() } {
             *out = header_of(input, &opened.header, opened.created)?;

@@ -271,6 +271,9 @@ pub const CLOCK_BEFORE_EPOCH: &str = "the system clock is before 1970";
 /// What every surface says of an envelope a replay window has already seen (after
 /// `envelope <id>: `).
 pub const REPLAY: &str = "a replay (this id was already opened with this window)";
+/// The result code name of a replay: C `CONCORDIA_AIP_REPLAY` (408, class `replay`), the
+/// npm package's `error.code`.
+pub const REPLAY_CODE: &str = "CONCORDIA_AIP_REPLAY";
 
 /// The recipient's policy for [`open_envelope`]. [`OpenPolicy::default`] is the safe one:
 /// freshness at the clock, the addressee required (so the recipient's DID must be set),

@@ -5,7 +5,7 @@ under the sender's DID Document, the addressee, the body, then freshness (at the
 default) or the replay window. This file sends one corpus of envelopes through
 
 * the CLI (``concordia aip open``, a replay store for the second delivery),
-* the C ABI (``concordia_aip_open`` through ctypes; it has no window: ``n/a`` there),
+* the C ABI (``concordia_aip_open`` through ctypes, a ``concordia_aip_replay_window``),
 * the Python wheel (``concordia_rs.aip.open``, a ``ReplayWindow``),
 * UniFFI's Python backend (``aip_open``, an ``AipReplayWindow``; its API takes ``str``, so
   invalid UTF-8 cannot reach it: ``n/a``),
@@ -58,7 +58,13 @@ class Str(ctypes.Structure):
 
 
 class OpenChecks(ctypes.Structure):
-    _fields_ = [("recipient_did", Str), ("addressee", ctypes.c_uint32), ("freshness", ctypes.c_uint32), ("now", ctypes.c_int64)]
+    _fields_ = [
+        ("recipient_did", Str),
+        ("addressee", ctypes.c_uint32),
+        ("freshness", ctypes.c_uint32),
+        ("now", ctypes.c_int64),
+        ("window", ctypes.c_void_p),
+    ]
 
 
 ADDRESSEE_UNCHECKED = 1
@@ -123,6 +129,10 @@ class Openers:
         c.concordia_aip_open.restype = ctypes.c_uint32
         c.concordia_result_class.argtypes = [ctypes.c_uint32, ctypes.c_char_p, sz, ctypes.POINTER(sz)]
         c.concordia_result_class.restype = ctypes.c_uint32
+        c.concordia_aip_replay_window_new.argtypes = [sz, ctypes.POINTER(vp)]
+        c.concordia_aip_replay_window_new.restype = ctypes.c_uint32
+        c.concordia_aip_replay_window_free.argtypes = [vp]
+        c.concordia_aip_replay_window_free.restype = None
         self.aip = s.rs.aip
         self.uniffi = s.uniffi
 
@@ -152,11 +162,10 @@ class Openers:
         return _cli_class(subprocess.run([*args, str(env)], capture_output=True))
 
     def c_abi(self, k: Case) -> str:
-        if k.second_delivery:
-            return NA
         c, a = self.s.c, k.recipient
         kp = ctypes.c_void_p()
         assert c.concordia_aip_keypair_from_seeds(a.ed, 32, a.x, 32, ctypes.byref(kp)) == 0
+        w = ctypes.c_void_p()
         try:
             checks = OpenChecks()
             if a.did is not None:
@@ -167,9 +176,19 @@ class Openers:
                 checks.freshness, checks.now = FRESHNESS_AT, NOW_UNIX
             out = ctypes.create_string_buffer(1 << 16)
             n = ctypes.c_size_t()
-            rc = c.concordia_aip_open(kp, ctypes.byref(checks), k.sender_doc, len(k.sender_doc), k.envelope, len(k.envelope), None, out, len(out), ctypes.byref(n))
+
+            def open_() -> int:
+                return c.concordia_aip_open(kp, ctypes.byref(checks), k.sender_doc, len(k.sender_doc), k.envelope, len(k.envelope), None, out, len(out), ctypes.byref(n))
+
+            if k.second_delivery:
+                assert c.concordia_aip_replay_window_new(16, ctypes.byref(w)) == 0
+                checks.window = w
+                assert open_() == 0
+            rc = open_()
         finally:
             c.concordia_aip_keypair_free(kp)
+            if w:
+                c.concordia_aip_replay_window_free(w)
         if rc == 0:
             return ACCEPT
         buf, m = ctypes.create_string_buffer(32), ctypes.c_size_t()

@@ -556,6 +556,36 @@ static void test_aip_envelopes(void) {
     EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
                               &n),
            CONCORDIA_INVALID_ARGUMENT);
+    /* a replay window: the second delivery is CONCORDIA_AIP_REPLAY; a buffer shorter than
+       the envelope is refused before anything is remembered */
+    {
+        concordia_aip_replay_window *w = NULL;
+        EXPECT(concordia_aip_replay_window_new(16, &w), CONCORDIA_OK);
+        checks.recipient_did = S(BOB);
+        checks.now = created + 5;
+        checks.window = w;
+        EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, NULL, 0, &n),
+               CONCORDIA_BUFFER_TOO_SMALL);
+        CHECK(n == env_n);
+        {
+            uint8_t *big = malloc(env_n);
+            EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, big, env_n,
+                                      &n),
+                   CONCORDIA_OK);
+            CHECK(eq(big, n, "{\"item\":\"camera\",\"qty\":2}"));
+            EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, big, env_n,
+                                      &n),
+                   CONCORDIA_AIP_REPLAY);
+            checks.freshness = CONCORDIA_AIP_FRESHNESS_UNCHECKED;
+            EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, big, env_n,
+                                      &n),
+                   CONCORDIA_INVALID_ARGUMENT);
+            checks.freshness = CONCORDIA_AIP_FRESHNESS_AT;
+            free(big);
+        }
+        checks.window = NULL;
+        concordia_aip_replay_window_free(w);
+    }
     /* issue 32: no recipient DID is refused unless the addressee check is skipped by name */
     checks.recipient_did.ptr = NULL;
     checks.recipient_did.len = 0;
