@@ -92,7 +92,9 @@ fn codes_are_in_their_blocks_and_unique() {
             1 => assert!(class == "input" || class == "limit", "{v} {class}"),
             2 => assert_eq!(class, "input"),
             3 => assert!(class == "signature" || class == "input", "{v} {class}"),
-            4 => assert!(["schema", "digest", "binding", "temporal", "privacy", "transition", "replay"].contains(&class)),
+            4 => {
+                assert!(["schema", "digest", "binding", "temporal", "privacy", "transition", "replay"].contains(&class))
+            }
             5 => assert_eq!(class, "limit"),
             9 => assert_eq!(class, "internal"),
             _ => panic!("code {v} outside the blocks"),
