@@ -925,12 +925,18 @@ pub unsafe extern "C" fn concordia_aip_open(
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
         let (did, window) = match checks {
-            // SAFETY: caller contract above (the window NULL or live, used by this call alone).
-            Some(c) if !c.window.is_null() => {
-                (unsafe { c.recipient_did.opt_text() }?, Some(unsafe { window_mut(c.window) }?))
+            Some(c) => {
+                // SAFETY: caller contract above: `recipient_did` valid for its length.
+                let did = unsafe { c.recipient_did.opt_text() }?;
+                let window = if c.window.is_null() {
+                    None
+                } else {
+                    // SAFETY: caller contract above: a non-NULL window is live and used by
+                    // this call alone.
+                    Some(unsafe { window_mut(c.window) }?)
+                };
+                (did, window)
             }
-            // SAFETY: caller contract above.
-            Some(c) => (unsafe { c.recipient_did.opt_text() }?, None),
             None => (None, None),
         };
         if window.is_some() && out.len() < input.len() {
