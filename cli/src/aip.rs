@@ -263,6 +263,7 @@ fn open(mut args: Args) -> CliResult {
         store.as_ref().is_some_and(|s| s.opened == StoreOpened::ColdStart || s.window.cold_start_guard().is_some());
     let policy = OpenPolicy { freshness: Freshness::At(at), addressee, window: store.as_mut().map(|s| &mut s.window) };
     let opened = open_envelope(&bytes, &dbytes, &secret, policy).map_err(|r| match (r.part, &store_path) {
+        (Part::Policy, _) if recipient.is_some() => bad_arg("--recipient", r.error),
         (Part::Policy, _) => fail(&kname, r.error),
         (Part::SenderDocument, _) => fail(&dname, r.error),
         (Part::Envelope, Some(p)) if cold && r.error.class() == concordia_core::Class::Temporal => {

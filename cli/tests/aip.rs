@@ -207,6 +207,9 @@ fn the_addressee_check_needs_the_recipients_did_or_a_named_opt_out() {
     assert_eq!(code(&open(&[&now[..], &["--recipient", "did:aip:etagi.ru:etagi"]].concat())), 0);
     assert_eq!(code(&open(&[&now[..], &["--recipient", "did:aip:aigentix.org:alice"]].concat())), 1);
     assert_eq!(code(&open(&[&now[..], &["--recipient", "did:aip:etagi.ru:etagi", "--any-recipient"]].concat())), 2);
+    let o = open(&[&now[..], &["--recipient", "not a did"]].concat());
+    assert_eq!(code(&o), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--recipient"), "{}", String::from_utf8_lossy(&o.stderr));
     // A key file whose did is not the --recipient given: usage.
     let o = run(&[
         "aip",
