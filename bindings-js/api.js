@@ -1,7 +1,7 @@
 // The public API of `concordia-rs`: the WebAssembly exports (bindings-js/src/, names as
 // the UniFFI bindings in camelCase) and the error classes. Both entry points (node.js,
 // browser.js) instantiate the module first, then re-export this.
-import { aipOpenCheckedNoWindow, aipOpenCheckedWindow } from "./wasm/concordia_wasm.js";
+import { aipOpenNoWindow, aipOpenWindow } from "./wasm/concordia_wasm.js";
 
 export {
   version,
@@ -41,7 +41,6 @@ export {
   aipSeal,
   aipParseEnvelope,
   aipVerifyEnvelope,
-  aipOpen,
   AipReplayWindow,
   aipVcIssue,
   aipVcVerify,
@@ -69,12 +68,14 @@ export {
 } from "./errors.js";
 
 /**
- * Every recipient check of `concordia aip open`, in its order: the signature, the
- * addressee (when `recipient` knows its DID), the body, then freshness at `now` or, with a
- * replay `window`, its replay check (an id it has seen throws a ReplayError).
+ * Opens an envelope as its recipient, every check of `concordia aip open` in its order:
+ * the signature, the addressee (`recipientDid`, else the key pair's DID; without either an
+ * InputError, unless `anyRecipient: true` skips the check by name), the body, then
+ * freshness at `now` (default: the clock; `skipFreshness: true` skips it by name) or, with
+ * a replay `window`, its replay check (an id it has seen throws a ReplayError).
  */
-export function aipOpenChecked(recipient, senderDidDocumentJson, envelopeJson, now, window) {
-  return window === undefined || window === null
-    ? aipOpenCheckedNoWindow(recipient, senderDidDocumentJson, envelopeJson, now)
-    : aipOpenCheckedWindow(recipient, senderDidDocumentJson, envelopeJson, now, window);
+export function aipOpen(recipient, senderDidDocumentJson, envelopeJson, options = {}) {
+  const { now, window, recipientDid, anyRecipient, skipFreshness } = options ?? {};
+  const args = [recipient, senderDidDocumentJson, envelopeJson, now, recipientDid, anyRecipient === true, skipFreshness === true];
+  return window === undefined || window === null ? aipOpenNoWindow(...args) : aipOpenWindow(...args, window);
 }

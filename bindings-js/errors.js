@@ -43,7 +43,7 @@ export class PrivacyError extends ConcordiaError {}
 export class TransitionError extends ConcordiaError {}
 /** WebCrypto's random generator failed (key generation, sealing, message ids). */
 export class RandomnessError extends ConcordiaError {}
-/** aipOpenChecked with a replay window: an envelope id the window has already seen. */
+/** aipOpen with a replay window: an envelope id the window has already seen (`CONCORDIA_AIP_REPLAY`). */
 export class ReplayError extends ConcordiaError {}
 
 const BY_CLASS = {

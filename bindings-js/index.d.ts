@@ -44,7 +44,7 @@ export class TemporalError extends ConcordiaError {}
 export class PrivacyError extends ConcordiaError {}
 export class TransitionError extends ConcordiaError {}
 export class RandomnessError extends ConcordiaError {}
-/** `aipOpenChecked` with a replay window: an id it has seen (code `CONCORDIA_AIP_DUPLICATE`). */
+/** `aipOpen` with a replay window: an id it has seen (code `CONCORDIA_AIP_REPLAY`, class `replay`). */
 export class ReplayError extends ConcordiaError {}
 
 // ------------------------------------------------------------------ JSON, keys
@@ -334,11 +334,11 @@ export class AipKeyPair {
   private constructor();
   static generate(): AipKeyPair;
   static fromSeeds(ed25519Seed: Uint8Array, x25519Secret: Uint8Array): AipKeyPair;
-  /** A `concordia aip keygen` key file (JSON text); its `did`, when present, is checked by `aipOpen`. */
+  /** A `concordia aip keygen` key file (JSON text); its `did`, when present, is the addressee `aipOpen` requires. */
   static fromKeyFile(keyFileJson: string): AipKeyPair;
   /** The keys `concordia aip keygen --seed` makes (tests and examples only). */
   static fromKeygenSeed(seed: Uint8Array, did?: string): AipKeyPair;
-  /** The same keys for the agent `did`: `aipOpen` then checks the addressee. */
+  /** The same keys for the agent `did`: the addressee `aipOpen` requires. */
   withDid(did: string): AipKeyPair;
   did(): string | undefined;
   /** The key file as `concordia aip keygen` prints it (both secrets). */
@@ -360,18 +360,29 @@ export function aipNewMessageId(): string;
 export function aipSeal(sender: AipKeyPair, recipientDidDocumentJson: string, header: AipSealHeader, bodyJson: string): string;
 export function aipParseEnvelope(envelopeJson: string): AipHeader;
 export function aipVerifyEnvelope(senderDidDocumentJson: string, envelopeJson: string): AipHeader;
+/** The recipient's policy for `aipOpen`; `{}` is the safe default. */
+export interface AipOpenOptions {
+  /** Check freshness at this instant (default: the clock). */
+  now?: Time;
+  /** Also refuse an id this window has seen (ReplayError). */
+  window?: AipReplayWindow;
+  /** The recipient's own `did:aip` (default: the key pair's DID; one of the two is required). */
+  recipientDid?: string;
+  /** Skip the addressee check, by name (not with `recipientDid`). */
+  anyRecipient?: boolean;
+  /** Skip the freshness check, by name (not with a `window`). */
+  skipFreshness?: boolean;
+}
+/**
+ * Opens an envelope as its recipient, every check of `concordia aip open` in its order:
+ * signature, addressee, body, then freshness (at the clock by default) or the window's
+ * replay check.
+ */
 export function aipOpen(
   recipient: AipKeyPair,
   senderDidDocumentJson: string,
   envelopeJson: string,
-): { header: AipHeader; bodyJson: string };
-/** Every recipient check of `concordia aip open`: signature, addressee, body, then freshness or the window's replay check. */
-export function aipOpenChecked(
-  recipient: AipKeyPair,
-  senderDidDocumentJson: string,
-  envelopeJson: string,
-  now: Time,
-  window?: AipReplayWindow,
+  options?: AipOpenOptions,
 ): { header: AipHeader; bodyJson: string };
 
 /** Remembers message ids for 600 s (at-least-once delivery). */

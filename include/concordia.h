@@ -159,6 +159,10 @@ enum concordia_result
   // or unknown field; the byte offset of the value at fault is available from
   // concordia_last_error_offset.
   CONCORDIA_SHAPE = 407,
+  // Reason class `replay`: concordia_aip_open with a replay window met an envelope whose
+  // id the window has already seen (a duplicate delivery or a replay: acknowledge it, do
+  // not process it again). Not a core error: the host's verdict `Duplicate`.
+  CONCORDIA_AIP_REPLAY = 408,
   // Limit: containers nested deeper than the maximum depth (128).
   CONCORDIA_LIMIT_DEPTH = 500,
   // Limit: more values than the node buffer holds.
@@ -472,6 +476,50 @@ typedef uint32_t concordia_aip_trust_event;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// When concordia_aip_open checks `created_at` (the `freshness` of
+// concordia_aip_open_checks): at most 300 s ahead of the recipient's clock and at most
+// 600 s old.
+enum concordia_aip_freshness
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // At the operating system's clock (the default: 0, a zeroed struct, NULL checks).
+  CONCORDIA_AIP_FRESHNESS_CLOCK = 0,
+  // At `now` (Unix seconds).
+  CONCORDIA_AIP_FRESHNESS_AT = 1,
+  // Not checked: opens envelopes of any age. Only by this name.
+  CONCORDIA_AIP_FRESHNESS_UNCHECKED = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_freshness concordia_aip_freshness;
+#else
+typedef uint32_t concordia_aip_freshness;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Whom concordia_aip_open requires an envelope to be addressed to (the `addressee` of
+// concordia_aip_open_checks).
+enum concordia_aip_addressee
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // `to` must be `recipient_did`, which must be given (the default: 0, a zeroed struct,
+  // NULL checks; without `recipient_did` the call returns CONCORDIA_INVALID_ARGUMENT).
+  CONCORDIA_AIP_ADDRESSEE_REQUIRED = 0,
+  // Not checked: any `to` is accepted (`recipient_did` must be NULL). Only by this name.
+  CONCORDIA_AIP_ADDRESSEE_UNCHECKED = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_addressee concordia_aip_addressee;
+#else
+typedef uint32_t concordia_aip_addressee;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // How a transcript file is laid out, for concordia_verify_transcript_file.
 enum concordia_transcript_format
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -626,17 +674,24 @@ typedef struct concordia_aip_header {
   int64_t created_at_unix;
 } concordia_aip_header;
 
-// The recipient-side checks of concordia_aip_open.
+// The recipient's policy for concordia_aip_open. NULL, or a zeroed struct, is the safe
+// default: freshness at the operating system's clock and the addressee required (so
+// `recipient_did` must be set: with NULL checks every call returns
+// CONCORDIA_INVALID_ARGUMENT). Opting out is by name only.
 typedef struct concordia_aip_open_checks {
-  // The recipient's own `did:aip`: the envelope's `to` must name it (NULL `ptr`: not
-  // checked).
+  // The recipient's own `did:aip`: the envelope's `to` must name it. Required with
+  // CONCORDIA_AIP_ADDRESSEE_REQUIRED (NULL `ptr`: CONCORDIA_INVALID_ARGUMENT).
   struct concordia_str recipient_did;
-  // Non-zero: `created_at` must lie within the replay window's bounds at `now`, at most
-  // 600 s old and at most 300 s ahead (the time rule of the replay window, without
-  // remembering the id; use the replay window object for duplicates).
-  uint8_t check_freshness;
-  // The recipient's clock, Unix seconds (read only with `check_freshness`).
+  // A concordia_aip_addressee (another value: CONCORDIA_INVALID_ARGUMENT).
+  uint32_t addressee;
+  // A concordia_aip_freshness (another value: CONCORDIA_INVALID_ARGUMENT).
+  uint32_t freshness;
+  // The recipient's clock, Unix seconds (read only with CONCORDIA_AIP_FRESHNESS_AT).
   int64_t now;
+  // A replay window (NULL: none): an envelope whose id it has already seen is
+  // CONCORDIA_AIP_REPLAY; it remembers only envelopes that passed every other check.
+  // Not with CONCORDIA_AIP_FRESHNESS_UNCHECKED (CONCORDIA_INVALID_ARGUMENT).
+  struct concordia_aip_replay_window *window;
 } concordia_aip_open_checks;
 
 // What concordia_aip_vc_verify checks besides the proof.
@@ -848,7 +903,7 @@ typedef struct concordia_timing {
 } concordia_timing;
 
 // Every code, in numeric order.
-#define concordia_result_ALL { CONCORDIA_OK, CONCORDIA_NULL_ARGUMENT, CONCORDIA_BUFFER_TOO_SMALL, CONCORDIA_INVALID_ARGUMENT, CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE, CONCORDIA_IO, CONCORDIA_JSON_UNEXPECTED_END, CONCORDIA_JSON_UNEXPECTED_BYTE, CONCORDIA_JSON_TRAILING_BYTES, CONCORDIA_JSON_INVALID_UTF8, CONCORDIA_JSON_CONTROL_CHARACTER, CONCORDIA_JSON_INVALID_ESCAPE, CONCORDIA_JSON_LONE_SURROGATE, CONCORDIA_JSON_INVALID_NUMBER, CONCORDIA_JSON_NUMBER_OUT_OF_RANGE, CONCORDIA_JSON_UNSAFE_INTEGER, CONCORDIA_JSON_NEGATIVE_ZERO, CONCORDIA_JSON_DUPLICATE_KEY, CONCORDIA_JSON_BYTE_ORDER_MARK, CONCORDIA_JSON_OTHER, CONCORDIA_SIGNATURE, CONCORDIA_UNKNOWN_KEY, CONCORDIA_ENCODING, CONCORDIA_SCHEMA, CONCORDIA_DIGEST, CONCORDIA_BINDING, CONCORDIA_TEMPORAL, CONCORDIA_PRIVACY, CONCORDIA_TRANSITION, CONCORDIA_MAX_ROUNDS, CONCORDIA_SHAPE, CONCORDIA_LIMIT_DEPTH, CONCORDIA_LIMIT_NODES, CONCORDIA_LIMIT_SIZE, CONCORDIA_LIMIT_CAPACITY, CONCORDIA_LIMIT_STEPS, CONCORDIA_LIMIT_MEMORY, CONCORDIA_LIMIT_OTHER, CONCORDIA_PANIC, CONCORDIA_INTERNAL, CONCORDIA_RANDOMNESS_UNAVAILABLE, }
+#define concordia_result_ALL { CONCORDIA_OK, CONCORDIA_NULL_ARGUMENT, CONCORDIA_BUFFER_TOO_SMALL, CONCORDIA_INVALID_ARGUMENT, CONCORDIA_UNKNOWN_PROFILE, CONCORDIA_INVALID_STATE, CONCORDIA_NOT_AVAILABLE, CONCORDIA_IO, CONCORDIA_JSON_UNEXPECTED_END, CONCORDIA_JSON_UNEXPECTED_BYTE, CONCORDIA_JSON_TRAILING_BYTES, CONCORDIA_JSON_INVALID_UTF8, CONCORDIA_JSON_CONTROL_CHARACTER, CONCORDIA_JSON_INVALID_ESCAPE, CONCORDIA_JSON_LONE_SURROGATE, CONCORDIA_JSON_INVALID_NUMBER, CONCORDIA_JSON_NUMBER_OUT_OF_RANGE, CONCORDIA_JSON_UNSAFE_INTEGER, CONCORDIA_JSON_NEGATIVE_ZERO, CONCORDIA_JSON_DUPLICATE_KEY, CONCORDIA_JSON_BYTE_ORDER_MARK, CONCORDIA_JSON_OTHER, CONCORDIA_SIGNATURE, CONCORDIA_UNKNOWN_KEY, CONCORDIA_ENCODING, CONCORDIA_SCHEMA, CONCORDIA_DIGEST, CONCORDIA_BINDING, CONCORDIA_TEMPORAL, CONCORDIA_PRIVACY, CONCORDIA_TRANSITION, CONCORDIA_MAX_ROUNDS, CONCORDIA_SHAPE, CONCORDIA_AIP_REPLAY, CONCORDIA_LIMIT_DEPTH, CONCORDIA_LIMIT_NODES, CONCORDIA_LIMIT_SIZE, CONCORDIA_LIMIT_CAPACITY, CONCORDIA_LIMIT_STEPS, CONCORDIA_LIMIT_MEMORY, CONCORDIA_LIMIT_OTHER, CONCORDIA_PANIC, CONCORDIA_INTERNAL, CONCORDIA_RANDOMNESS_UNAVAILABLE, }
 
 #ifdef __cplusplus
 extern "C" {
@@ -1119,21 +1174,30 @@ concordia_result concordia_aip_verify_envelope(const uint8_t *sender_doc,
                                                size_t envelope_len,
                                                struct concordia_aip_header *header);
 
-// Verifies an envelope against the sender's DID Document (as
-// concordia_aip_verify_envelope), applies the `checks` (NULL: none) and opens the body
-// with `recipient`'s X25519 key into `out` (the body as sealed: canonical JSON when sealed
-// by concordia_aip_seal). `*header` (NULL: not wanted) receives the header, spans of
-// `envelope_json`. A size query opens the body once to learn its length.
+// Opens an envelope as its recipient (`concordia_host::aip::open_envelope`, the one
+// composition every surface calls), under the policy `checks` (NULL: the defaults, see
+// concordia_aip_open_checks), in this order: the signature under the sender's DID
+// Document (as concordia_aip_verify_envelope), the addressee, the body opens with
+// `recipient`'s X25519 key, then freshness. The body (as sealed: canonical JSON when
+// sealed by concordia_aip_seal) is written into `out`. `*header` (NULL: not wanted)
+// receives the header, spans of `envelope_json`. A size query opens the body once to
+// learn its length. With a window, `out_cap` must be at least `envelope_len` (the body is
+// always shorter than its envelope): a smaller buffer is CONCORDIA_BUFFER_TOO_SMALL with
+// `*out_len` = `envelope_len`, before anything is checked or remembered.
 //
-// Returns CONCORDIA_BINDING when the envelope is addressed to another agent (or `from` is
-// not the sender document's `id`), CONCORDIA_TEMPORAL when `created_at` is too old or too
-// far ahead, CONCORDIA_SIGNATURE when the signature does not verify or the body does not
-// open (wrong key, tampered body or header), CONCORDIA_INVALID_ARGUMENT for a malformed
-// `recipient_did`; errors of concordia_aip_envelope_parse.
+// Returns CONCORDIA_INVALID_ARGUMENT for a missing (with the addressee required) or
+// malformed `recipient_did`, or an unknown enum value; CONCORDIA_BINDING when the
+// envelope is addressed to another agent (or `from` is not the sender document's `id`),
+// CONCORDIA_SIGNATURE when the signature does not verify or the body does not open (wrong
+// key, tampered body or header: also when the envelope is stale),
+// CONCORDIA_TEMPORAL when `created_at` is too old or too far ahead,
+// CONCORDIA_AIP_REPLAY when the window has already seen its id; errors of
+// concordia_aip_envelope_parse and concordia_aip_did_document_parse.
 //
 // # Safety
 // `recipient` must be a live AIP key pair; `checks` NULL or valid for reads with a
-// `recipient_did` valid for its length; each JSON pointer valid for its length; `header`
+// `recipient_did` valid for its length and a `window` NULL or live (and not used by
+// another thread during the call); each JSON pointer valid for its length; `header`
 // NULL or valid for one write; `out` valid for `out_cap` bytes of writes; `out_len` for
 // one `size_t`.
 concordia_result concordia_aip_open(const struct concordia_aip_keypair *recipient,

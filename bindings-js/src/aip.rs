@@ -19,7 +19,7 @@ use concordia_core::{jcs, Error};
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
-use concordia_host::aip::{open_checked, KeyFile, Opened};
+use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
 
 use crate::errors::{random32, JsError, JsResult};
 use crate::keys::KeyPair;
@@ -386,91 +386,79 @@ pub fn aip_verify_envelope(sender_did_document_json: &str, envelope_json: &str) 
     })
 }
 
-/// Verifies an envelope (as [`aip_verify_envelope`]), checks that it is addressed to
-/// `recipient`'s own DID when the key pair knows it (a key file's `did`, or
-/// `withDid`), as `concordia aip open` does, then opens its body with `recipient`'s X25519
-/// key: `{header, bodyJson}`. Freshness and replay are the caller's
-/// (`AipReplayWindow.check`), or use [`aip_open_checked`].
+/// Opens an envelope as its recipient: every check of the one composition
+/// (`concordia_host::aip::open_envelope`, as `concordia aip open`), in its order: the
+/// signature under the sender's DID Document, the addressee (`to` must be `recipientDid`,
+/// else the key pair's DID from a key file's `did` or `withDid`; without either an
+/// `InputError`, unless `anyRecipient` skips the check by name), the body opens with
+/// `recipient`'s X25519 key, then freshness at `now` (`undefined`: the JavaScript clock;
+/// `skipFreshness` skips it by name): `createdAt` at most 300 s ahead and 600 s old.
+/// Returns `{header, bodyJson}`. The package's `aipOpen(recipient, doc, envelope,
+/// {now, window, recipientDid, anyRecipient, skipFreshness})` calls this or
+/// [`aip_open_window`].
 ///
 /// # Errors
-/// As [`aip_verify_envelope`]; `BindingError` for another addressee; `SignatureError` when
-/// the body does not open.
-#[wasm_bindgen(js_name = aipOpen)]
-pub fn aip_open(recipient: &AipKeyPair, sender_did_document_json: &str, envelope_json: &str) -> JsResult<JsValue> {
-    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
-    with_document(sender_did_document_json, |sdoc| {
-        with_envelope(envelope_json, |e| {
-            e.verify_from(sdoc)?;
-            if let Some(me) = &me {
-                e.check_to(me)?;
-            }
-            let mut out = concordia_host::try_filled(e.sealed_len(), 0u8)?;
-            let n = e.open(&recipient.x, &mut out)?;
-            out.truncate(n);
-            let body = String::from_utf8(out).map_err(|_| Error::Encoding("body is not UTF-8"))?;
-            Ok(Obj::new().set("header", header_object(&e.header)).set("bodyJson", body).build())
-        })
-    })
-}
-
-/// Every recipient check of `concordia aip open`, in its order
-/// (`concordia_host::aip::open_checked`), without a replay window: the signature under the
-/// sender's DID Document, the addressee when `recipient` knows its DID, the body opens, and
-/// freshness at `now` (`createdAt` at most 300 s ahead, 600 s old). Returns `{header,
-/// bodyJson}`. The package's `aipOpenChecked(recipient, doc, envelope, now, window?)` calls
-/// this or [`aip_open_checked_window`].
-///
-/// # Errors
-/// As [`aip_open`]; `TemporalError` for a stale or future envelope.
-#[wasm_bindgen(js_name = aipOpenCheckedNoWindow)]
-pub fn aip_open_checked(
+/// `InputError` (no or a malformed recipient DID, malformed JSON), `SignatureError` (also
+/// when the body does not open), `BindingError`, `TemporalError`, `SchemaError`.
+#[wasm_bindgen(js_name = aipOpenNoWindow)]
+pub fn aip_open(
     recipient: &AipKeyPair,
     sender_did_document_json: &str,
     envelope_json: &str,
     now: &JsValue,
+    recipient_did: Option<String>,
+    any_recipient: bool,
+    skip_freshness: bool,
 ) -> JsResult<JsValue> {
-    open_checked_with(recipient, sender_did_document_json, envelope_json, now, None)
+    let freshness = freshness(now, skip_freshness)?;
+    let addressee = Addressee::from_args(recipient_did.as_deref(), recipient.did.as_deref(), any_recipient)?;
+    open_with(recipient, sender_did_document_json, envelope_json, OpenPolicy { freshness, addressee, window: None })
 }
 
-/// As [`aip_open_checked`], with `window`'s replay check instead of the freshness check:
-/// an id the window has already seen is a `ReplayError` (code `CONCORDIA_AIP_DUPLICATE`;
-/// acknowledge it, do not process it again). The window remembers only envelopes that
-/// verified and opened.
+/// As [`aip_open`], with `window`'s replay check instead of the freshness check alone: an
+/// id the window has already seen is a `ReplayError` (class `replay`; acknowledge it, do
+/// not process it again). The window remembers only envelopes that passed every other
+/// check.
 ///
 /// # Errors
-/// As [`aip_open`]; `TemporalError` outside the window; `ReplayError`.
-#[wasm_bindgen(js_name = aipOpenCheckedWindow)]
-pub fn aip_open_checked_window(
+/// As [`aip_open`]; `ReplayError`; `LimitError` for a full window.
+#[wasm_bindgen(js_name = aipOpenWindow)]
+#[allow(clippy::too_many_arguments)]
+pub fn aip_open_window(
     recipient: &AipKeyPair,
     sender_did_document_json: &str,
     envelope_json: &str,
     now: &JsValue,
+    recipient_did: Option<String>,
+    any_recipient: bool,
+    skip_freshness: bool,
     window: &mut AipReplayWindow,
 ) -> JsResult<JsValue> {
-    open_checked_with(recipient, sender_did_document_json, envelope_json, now, Some(&mut window.inner))
+    let freshness = freshness(now, skip_freshness)?;
+    let addressee = Addressee::from_args(recipient_did.as_deref(), recipient.did.as_deref(), any_recipient)?;
+    let policy = OpenPolicy { freshness, addressee, window: Some(&mut window.inner) };
+    open_with(recipient, sender_did_document_json, envelope_json, policy)
 }
 
-fn open_checked_with(
-    recipient: &AipKeyPair,
-    sender_did_document_json: &str,
-    envelope_json: &str,
-    now: &JsValue,
-    window: Option<&mut Window>,
-) -> JsResult<JsValue> {
-    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
-    let now = timestamp(now)?;
-    with_document(sender_did_document_json, |sdoc| {
-        with_envelope(envelope_json, |e| match open_checked(e, sdoc, &recipient.x, me.as_ref(), now, window)? {
-            Opened::Body(body) => {
-                let body = String::from_utf8(body).map_err(|_| Error::Encoding("body is not UTF-8"))?;
-                Ok(Obj::new().set("header", header_object(&e.header)).set("bodyJson", body).build())
-            }
-            Opened::Duplicate => Err(JsError::Replay(format!(
-                "envelope {}: a replay (this id was already opened with this window)",
-                e.header.id
-            ))),
-        })
+/// The freshness argument: skipped by name, at `now`, or (`undefined`) at the JavaScript
+/// clock, which is the host's clock here (WebAssembly has no other).
+fn freshness(now: &JsValue, skip: bool) -> JsResult<Freshness> {
+    Ok(match now {
+        _ if skip => Freshness::Unchecked,
+        n if n.is_undefined() || n.is_null() => Freshness::At(timestamp(&JsValue::from_f64(js_sys::Date::now()))?),
+        n => Freshness::At(timestamp(n)?),
     })
+}
+
+fn open_with(recipient: &AipKeyPair, doc: &str, env: &str, policy: OpenPolicy<'_>) -> JsResult<JsValue> {
+    let opened = open_envelope(env.as_bytes(), doc.as_bytes(), &recipient.x, policy).map_err(Error::from)?;
+    match opened.delivery {
+        Delivery::Fresh(body) => {
+            let body = String::from_utf8(body).map_err(|_| Error::Encoding("body is not UTF-8"))?;
+            Ok(Obj::new().set("header", header_object(&opened.header)).set("bodyJson", body).build())
+        }
+        Delivery::Duplicate => Err(JsError::Replay(format!("envelope {}: {REPLAY}", opened.header.id))),
+    }
 }
 
 // --------------------------------------------------------------------------- replay window

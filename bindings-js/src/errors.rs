@@ -38,8 +38,10 @@ pub enum JsError {
     },
     /// WebCrypto's `getRandomValues` failed.
     Randomness(String),
-    /// `aipOpenChecked` with a replay window: an envelope whose id the window has already
-    /// seen (the C ABI's verdict `CONCORDIA_AIP_DUPLICATE`).
+    /// `aipOpen` with a replay window: an envelope whose id the window has already seen.
+    /// Class `replay`, code `CONCORDIA_AIP_REPLAY` (C `concordia_aip_open` with a window,
+    /// Go `AIPReplay`, Python `ReplayError`, UniFFI `AipError.Replay`, the CLI's "a replay",
+    /// exit 1).
     Replay(String),
 }
 
@@ -81,7 +83,7 @@ impl From<JsError> for JsValue {
                     Some(error.sdk_exception().name().to_string()),
                 )
             }
-            JsError::Replay(m) => make_error("replay", "CONCORDIA_AIP_DUPLICATE", &m, None, None),
+            JsError::Replay(m) => make_error("replay", concordia_host::aip::REPLAY_CODE, &m, None, None),
             JsError::Randomness(m) => make_error(
                 "internal",
                 "CONCORDIA_RANDOMNESS_UNAVAILABLE",

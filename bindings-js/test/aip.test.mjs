@@ -149,21 +149,21 @@ test("seal, verify and open; tampering", () => {
   const expected = { id: header.id, from: ALICE_DID, to: BOB_DID, messageType: header.messageType, createdAt: AIP_CREATED };
   assert.deepEqual(c.aipParseEnvelope(env), expected);
   assert.deepEqual(c.aipVerifyEnvelope(aliceDoc, env), expected);
-  assert.deepEqual(c.aipOpen(bob, aliceDoc, env), { header: expected, bodyJson: c.canonicalize(body) });
+  assert.deepEqual(c.aipOpen(bob, aliceDoc, env, { now: AIP_NOW, recipientDid: BOB_DID }), { header: expected, bodyJson: c.canonicalize(body) });
   assert.notEqual(JSON.parse(c.aipSeal(alice, bobDoc, header, body)).encrypted_body, obj.encrypted_body);
   const big = JSON.stringify({ blob: "x".repeat(100_000) });
-  assert.equal(c.aipOpen(bob, aliceDoc, c.aipSeal(alice, bobDoc, sealHeader(), big)).bodyJson, big);
+  assert.equal(c.aipOpen(bob, aliceDoc, c.aipSeal(alice, bobDoc, sealHeader(), big), { now: AIP_NOW, recipientDid: BOB_DID }).bodyJson, big);
   const flipped = obj.encrypted_body.slice(0, 10) + (obj.encrypted_body[10] === "A" ? "B" : "A") + obj.encrypted_body.slice(11);
   for (const t of [{ ...obj, encrypted_body: flipped }, { ...obj, type: "aip.commerce.offer.accept" }]) {
-    assert.throws(() => c.aipOpen(bob, aliceDoc, JSON.stringify(t)), { name: "SignatureError", code: "CONCORDIA_SIGNATURE" });
+    assert.throws(() => c.aipOpen(bob, aliceDoc, JSON.stringify(t), { now: AIP_NOW, recipientDid: BOB_DID }), { name: "SignatureError", code: "CONCORDIA_SIGNATURE" });
     assert.throws(() => c.aipVerifyEnvelope(aliceDoc, JSON.stringify(t)), { name: "SignatureError" });
   }
-  assert.throws(() => c.aipOpen(eve, aliceDoc, env), { name: "SignatureError" });
-  assert.throws(() => c.aipOpen(bob, bobDoc, env), { name: "BindingError", message: /from/ });
+  assert.throws(() => c.aipOpen(eve, aliceDoc, env, { now: AIP_NOW, anyRecipient: true }), { name: "SignatureError" });
+  assert.throws(() => c.aipOpen(bob, bobDoc, env, { now: AIP_NOW, recipientDid: BOB_DID }), { name: "BindingError", message: /from/ });
   assert.throws(() => c.aipParseEnvelope("{}"), { name: "SchemaError" });
   assert.throws(() => c.aipParseEnvelope(JSON.stringify({ ...obj, x: 1 })), { name: "SchemaError", message: /unknown envelope member/ });
   assert.throws(() => c.aipParseEnvelope(JSON.stringify({ ...obj, id: obj.id.toUpperCase() })), { name: "SchemaError", message: /UUID/ });
-  assert.throws(() => c.aipOpen(bob, aliceDoc, env.slice(0, -1)), { name: "InputError", message: /malformed JSON/ });
+  assert.throws(() => c.aipOpen(bob, aliceDoc, env.slice(0, -1), { now: AIP_NOW, recipientDid: BOB_DID }), { name: "InputError", message: /malformed JSON/ });
   assert.throws(() => c.aipSeal(alice, bobDoc, sealHeader({ id: "not-a-uuid" }), "{}"), { name: "SchemaError", message: /UUID/ });
   assert.throws(() => c.aipSeal(alice, bobDoc, sealHeader({ createdAt: "2026-05-10 14:25:00" }), "{}"), {
     name: "SchemaError",
@@ -198,7 +198,7 @@ test("envelopes interoperate with the CLI both ways", () => {
   assert.equal(opened.trim(), c.canonicalize(body));
   writeFileSync(join(dir, "body.json"), body);
   const env = cli(["aip", "seal", "--to", join(dir, "alice.did.json"), "--key", join(dir, "bob.key.json"), "--type", "aip.reply", join(dir, "body.json")]);
-  const o = c.aipOpen(alice, didDoc(BOB_DID, bob), env);
+  const o = c.aipOpen(alice, didDoc(BOB_DID, bob), env, { recipientDid: ALICE_DID });
   assert.equal(o.bodyJson, c.canonicalize(body));
   assert.deepEqual([o.header.from, o.header.to, o.header.messageType], [BOB_DID, ALICE_DID, "aip.reply"]);
 });
@@ -389,8 +389,8 @@ test("aipOpen checks the addressee as the CLI does", () => {
   const [alice, bob] = [aipKeys("alice"), aipKeys("bob")];
   const [aliceDoc, bobDoc] = [didDoc(ALICE_DID, alice), didDoc(BOB_DID, bob)];
   const env = c.aipSeal(alice, bobDoc, sealHeader(), '{"offer": 1}');
-  assert.equal(c.aipOpen(bob.withDid(BOB_DID), aliceDoc, env).bodyJson, '{"offer":1}');
-  assert.throws(() => c.aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env), { name: "BindingError" });
+  assert.equal(c.aipOpen(bob.withDid(BOB_DID), aliceDoc, env, { now: AIP_NOW }).bodyJson, '{"offer":1}');
+  assert.throws(() => c.aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, { now: AIP_NOW }), { name: "BindingError" });
   writeFileSync(join(dir, "env.json"), env);
   writeFileSync(join(dir, "alice.doc.json"), aliceDoc);
   for (const [did, ok] of [[BOB_DID, true], ["did:aip:etagi.ru:carol", false]]) {
@@ -401,33 +401,52 @@ test("aipOpen checks the addressee as the CLI does", () => {
   }
 });
 
-test("aipOpenChecked: freshness and replay", () => {
+test("aipOpen: freshness and replay", () => {
   const [alice, bob] = [aipKeys("alice"), aipKeys("bob").withDid(BOB_DID)];
   const [aliceDoc, bobDoc] = [didDoc(ALICE_DID, alice), didDoc(BOB_DID, bob)];
   const env = c.aipSeal(alice, bobDoc, sealHeader(), '{"offer": 2}');
-  const opened = c.aipOpenChecked(bob, aliceDoc, env, AIP_NOW);
-  assert.deepEqual(opened, c.aipOpen(bob, aliceDoc, env));
-  assert.equal(c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, 600)).bodyJson, '{"offer":2}');
-  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, 601)), { name: "TemporalError" });
-  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, -301)), { name: "TemporalError" });
+  const opened = c.aipOpen(bob, aliceDoc, env, { now: AIP_NOW });
+  assert.deepEqual(opened, c.aipOpen(bob, aliceDoc, env, { skipFreshness: true }));
+  assert.equal(c.aipOpen(bob, aliceDoc, env, { now: plus(AIP_NOW, 600) }).bodyJson, '{"offer":2}');
+  assert.throws(() => c.aipOpen(bob, aliceDoc, env, { now: plus(AIP_NOW, 601) }), { name: "TemporalError" });
+  assert.throws(() => c.aipOpen(bob, aliceDoc, env, { now: plus(AIP_NOW, -301) }), { name: "TemporalError" });
   const w = new c.AipReplayWindow("small");
   const obj = JSON.parse(env);
-  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, JSON.stringify({ ...obj, type: "aip.other" }), AIP_NOW, w), {
+  assert.throws(() => c.aipOpen(bob, aliceDoc, JSON.stringify({ ...obj, type: "aip.other" }), { now: AIP_NOW, window: w }), {
     name: "SignatureError",
   });
   assert.equal(w.len(), 0);
-  assert.deepEqual(c.aipOpenChecked(bob, aliceDoc, env, AIP_NOW, w), opened);
-  assert.throws(() => c.aipOpenChecked(bob, aliceDoc, env, plus(AIP_NOW, 5), w), (e) =>
+  assert.deepEqual(c.aipOpen(bob, aliceDoc, env, { now: AIP_NOW, window: w }), opened);
+  assert.throws(() => c.aipOpen(bob, aliceDoc, env, { now: plus(AIP_NOW, 5), window: w }), (e) =>
     e instanceof c.ReplayError &&
     e instanceof c.ConcordiaError &&
-    e.code === "CONCORDIA_AIP_DUPLICATE" &&
+    e.code === "CONCORDIA_AIP_REPLAY" &&
     e.class === "replay" &&
     /replay/.test(e.message),
   );
   assert.ok(w.contains(obj.id) && w.len() === 1);
   // The window stays the caller's, usable after the call.
   assert.equal(w.check(obj.id, AIP_CREATED, AIP_NOW), "duplicate");
-  assert.throws(() => c.aipOpenChecked(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW), { name: "BindingError" });
+  assert.throws(() => c.aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, { now: AIP_NOW }), { name: "BindingError" });
+});
+
+test("aipOpen: safe defaults, named opt-outs, one order (issue 32)", () => {
+  const [alice, bob] = [aipKeys("alice"), aipKeys("bob")];
+  const [aliceDoc, bobDoc] = [didDoc(ALICE_DID, alice), didDoc(BOB_DID, bob)];
+  const old = c.aipSeal(alice, bobDoc, sealHeader({ createdAt: "2019-06-01T12:00:00Z" }), '{"offer": 3}');
+  // The recipient's DID is required (it was skipped when the key pair had none).
+  assert.throws(() => c.aipOpen(bob, aliceDoc, old), { name: "InputError", message: /did:aip is required/ });
+  // Freshness at the clock by default: a 2019 envelope is refused.
+  assert.throws(() => c.aipOpen(bob, aliceDoc, old, { recipientDid: BOB_DID }), { name: "TemporalError" });
+  assert.throws(() => c.aipOpen(bob.withDid(BOB_DID), aliceDoc, old), { name: "TemporalError" });
+  assert.equal(c.aipOpen(bob, aliceDoc, old, { recipientDid: BOB_DID, skipFreshness: true }).bodyJson, '{"offer":3}');
+  assert.equal(c.aipOpen(bob, aliceDoc, old, { anyRecipient: true, skipFreshness: true }).bodyJson, '{"offer":3}');
+  assert.throws(() => c.aipOpen(bob, aliceDoc, old, { recipientDid: BOB_DID, anyRecipient: true }), { name: "InputError" });
+  const obj = JSON.parse(old);
+  const eb = obj.encrypted_body;
+  const tampered = JSON.stringify({ ...obj, encrypted_body: eb.slice(0, 10) + (eb[10] === "A" ? "B" : "A") + eb.slice(11) });
+  // Stale and tampered: the signature is checked first, as on every surface.
+  assert.throws(() => c.aipOpen(bob, aliceDoc, tampered, { recipientDid: BOB_DID }), { name: "SignatureError", code: "CONCORDIA_SIGNATURE" });
 });
 
 test("aipVcVerifyProof", () => {

@@ -9,7 +9,7 @@ import {
   KeyPair,
   Session,
   TranscriptVerifier,
-  aipOpenChecked,
+  aipOpen,
   canonicalize,
   consensusBuildCommand,
   generateAttestation,
@@ -47,5 +47,5 @@ verifyProfile("receipt-v1", "{}", "{}");
 const cmd = consensusBuildCommand("agree", "", 1, "0".repeat(64));
 const w = new AipReplayWindow("small");
 const aip = AipKeyPair.fromSeeds(new Uint8Array(32), new Uint8Array(32)).withDid("did:aip:example.com:a");
-const opened: { bodyJson: string } = aipOpenChecked(aip, "{}", "{}", new Date(), w);
+const opened: { bodyJson: string } = aipOpen(aip, "{}", "{}", { now: new Date(), window: w, anyRecipient: true });
 console.log(n, state, att, cmd.idempotencyKey, opened.bodyJson, aip.did());

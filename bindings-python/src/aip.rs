@@ -15,9 +15,10 @@ use concordia_core::aip::hpke::X25519SecretKey;
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
-use concordia_core::time::Timestamp;
 use concordia_core::{did_key, Error};
-use concordia_host::aip::{default_endpoint, default_type, KeyFile, Opened};
+use concordia_host::aip::{
+    default_endpoint, default_type, open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY,
+};
 use concordia_host::{canonical, write_vec, Nodes};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -483,16 +484,20 @@ fn verify_envelope<'py>(
     header_dict(py, &h)
 }
 
-/// `open(envelope, *, recipient_key, sender_doc, now=None, window=None) -> dict`: the
-/// body of an envelope, as `concordia aip open` prints it, after these checks in the
-/// CLI's order: the signature under the sender's DID Document, the addressee (`to` must
-/// be the key file's `did`, when it has one), the body opens with the recipient's X25519
-/// key; then freshness at `now` (Unix seconds or RFC 3339; default the clock):
-/// `created_at` at most 300 s ahead and 600 s old; with a `ReplayWindow`, also that the id
-/// was not opened with it before (`ReplayError`; the window remembers only envelopes that
-/// verified and opened).
+/// `open(envelope, *, recipient_key, sender_doc, now=None, window=None, recipient_did=None,
+/// any_recipient=False, skip_freshness=False) -> dict`: the body of an envelope, as
+/// `concordia aip open` prints it, after every check of the one composition
+/// (`concordia_host::aip::open_envelope`), in its order: the signature under the sender's
+/// DID Document, the addressee (`to` must be `recipient_did`, else the key file's `did`;
+/// without either, `InvalidArgumentError` unless `any_recipient=True` skips the check by
+/// name), the body opens with the recipient's X25519 key; then freshness at `now` (Unix
+/// seconds or RFC 3339; default the operating system's clock; `skip_freshness=True` skips
+/// it by name): `created_at` at most 300 s ahead and 600 s old; with a `ReplayWindow`, also
+/// that the id was not opened with it before (`ReplayError`; the window remembers only
+/// envelopes that passed every other check).
 #[pyfunction]
-#[pyo3(signature = (envelope, *, recipient_key, sender_doc, now = None, window = None))]
+#[pyo3(signature = (envelope, *, recipient_key, sender_doc, now = None, window = None, recipient_did = None, any_recipient = false, skip_freshness = false))]
+#[allow(clippy::too_many_arguments)]
 fn open<'py>(
     py: Python<'py>,
     envelope: &Bound<'py, PyAny>,
@@ -500,48 +505,35 @@ fn open<'py>(
     sender_doc: &Bound<'py, PyAny>,
     now: Option<&Bound<'py, PyAny>>,
     window: Option<&Bound<'py, ReplayWindow>>,
+    recipient_did: Option<String>,
+    any_recipient: bool,
+    skip_freshness: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let me = key_file_of(recipient_key)?;
     let secret =
         me.x.clone()
             .ok_or_else(|| new_err(Exc::InvalidArgument, "recipient_key has no x25519_secret_hex", Some("input")))?;
-    let now = time_arg(py, now, envelope::parse_rfc3339)?;
+    let freshness = match now.filter(|t| !t.is_none()) {
+        _ if skip_freshness => Freshness::Unchecked,
+        None => Freshness::Clock,
+        Some(t) => Freshness::At(time_arg(py, Some(t), envelope::parse_rfc3339)?),
+    };
+    let addressee = core(Addressee::from_args(recipient_did.as_deref(), me.did.as_deref(), any_recipient))?;
     let text = doc_text(envelope)?;
     let sdoc = doc_text(sender_doc)?;
     let mut guard = window.map(|w| w.borrow_mut());
-    let w = guard.as_deref_mut().map(|w| &mut w.inner);
-    let opened = py.detach(move || open_checked(&text, &sdoc, &secret, me.did.as_deref(), now, w));
-    let body = match core(opened)? {
-        Ok(body) => body,
-        Err(id) => {
-            return Err(new_err(
-                Exc::Replay,
-                format!("envelope {id}: a replay (this id was already opened with this window)"),
-                Some("replay"),
-            ))
-        }
-    };
-    loads(py, &body)
-}
-
-/// The CLI's `aip open` sequence (`concordia_host::aip::open_checked`) on owned bytes.
-fn open_checked(
-    text: &[u8],
-    sdoc: &[u8],
-    secret: &X25519SecretKey,
-    me: Option<&str>,
-    now: Timestamp,
-    window: Option<&mut concordia_host::HostReplayWindow>,
-) -> concordia_core::Result<Result<Vec<u8>, String>> {
-    let me = me.map(did::parse_did).transpose()?;
-    with_did_doc(sdoc, |d| {
-        with_envelope(text, |e| {
-            Ok(match concordia_host::aip::open_checked(e, d, secret, me.as_ref(), now, window)? {
-                Opened::Body(b) => Ok(b),
-                Opened::Duplicate => Err(e.header.id.to_owned()),
-            })
+    let window = guard.as_deref_mut().map(|w| &mut w.inner);
+    let policy = OpenPolicy { freshness, addressee, window };
+    let opened = py.detach(move || {
+        open_envelope(&text, &sdoc, &secret, policy).map(|o| match o.delivery {
+            Delivery::Fresh(body) => Ok(body),
+            Delivery::Duplicate => Err(format!("envelope {}: {REPLAY}", o.header.id)),
         })
-    })
+    });
+    match core(opened.map_err(Error::from))? {
+        Ok(body) => loads(py, &body),
+        Err(m) => Err(new_err(Exc::Replay, m, Some("replay"))),
+    }
 }
 
 // --------------------------------------------------------------------------- credentials

@@ -267,9 +267,21 @@ def test_open_checks_addressee_freshness_and_replay(alice: aip.AipKeyPair, etagi
     other = aip.AipKeyPair.from_seeds(etagi.ed25519_seed(), etagi.x25519_secret() or b"", did="did:aip:etagi.ru:other")
     with pytest.raises(c.BindingError):
         aip.open(env, recipient_key=other, sender_doc=alice_doc, now=NOW)
-    # Without a did in the key file, the addressee is not checked (as the CLI).
+    # Issue 32: without a did in the key file the recipient's DID is required (it was not
+    # checked at all), or the addressee check is skipped by name.
     no_did = aip.AipKeyPair.from_seeds(etagi.ed25519_seed(), etagi.x25519_secret() or b"")
-    assert aip.open(env, recipient_key=no_did, sender_doc=alice_doc, now=NOW) == OFFER
+    with pytest.raises(c.InvalidArgumentError, match="did:aip is required"):
+        aip.open(env, recipient_key=no_did, sender_doc=alice_doc, now=NOW)
+    assert aip.open(env, recipient_key=no_did, sender_doc=alice_doc, now=NOW, recipient_did=ETAGI_DID) == OFFER
+    assert aip.open(env, recipient_key=no_did, sender_doc=alice_doc, now=NOW, any_recipient=True) == OFFER
+    with pytest.raises(c.BindingError):
+        aip.open(env, recipient_key=no_did, sender_doc=alice_doc, now=NOW, recipient_did="did:aip:etagi.ru:other")
+    with pytest.raises(c.InvalidArgumentError):
+        aip.open(env, recipient_key=no_did, sender_doc=alice_doc, now=NOW, recipient_did=ETAGI_DID, any_recipient=True)
+    with pytest.raises(c.InvalidArgumentError):
+        aip.open(env, recipient_key=etagi, sender_doc=alice_doc, now=NOW, recipient_did="did:aip:etagi.ru:other")
+    # The named opt-out opens the envelope at another agent's key too: that is what it is for.
+    assert aip.open(env, recipient_key=other, sender_doc=alice_doc, now=NOW, any_recipient=True) == OFFER
     # Another recipient's X25519 key cannot open it.
     with pytest.raises(c.InvalidSignatureError):
         aip.open(env, recipient_key=aip.AipKeyPair.from_seeds(bytes(32), bytes(range(32)), did=ETAGI_DID), sender_doc=alice_doc, now=NOW)
@@ -284,6 +296,12 @@ def test_open_checks_addressee_freshness_and_replay(alice: aip.AipKeyPair, etagi
         aip.open(env, recipient_key=etagi, sender_doc=alice_doc, now=NOW_S - 301)
     with pytest.raises(c.TemporalError):
         aip.open(env, recipient_key=etagi, sender_doc=alice_doc)  # the clock: long after NOW
+    assert aip.open(env, recipient_key=etagi, sender_doc=alice_doc, skip_freshness=True) == OFFER
+    # Issue 32: stale (at the clock) and tampered is a signature failure, as on every surface.
+    body = env["encrypted_body"]
+    tampered = dict(env, encrypted_body=body[:10] + ("A" if body[10] != "A" else "B") + body[11:])
+    with pytest.raises(c.InvalidSignatureError):
+        aip.open(tampered, recipient_key=etagi, sender_doc=alice_doc)
     # Replay through one window: the second delivery is a duplicate.
     w = aip.ReplayWindow(16)
     assert aip.open(env, recipient_key=etagi, sender_doc=alice_doc, now=NOW, window=w) == OFFER

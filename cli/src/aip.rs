@@ -4,12 +4,13 @@
 //! and randomness, and maps results to exit codes (0 ok, 1 rejected, 2 usage/malformed; a
 //! core error by its class through [`crate::util::fail`]).
 
-use concordia_core::aip::replay::{self, Verdict};
 use concordia_core::aip::{did, envelope, handle, trust, vc};
 use concordia_core::time::Timestamp;
 use concordia_core::{jcs, Error};
-use concordia_host::aip::{default_endpoint, default_type, KeyFile};
-use concordia_host::replay::{Opened, ReplayStore, StoreError};
+use concordia_host::aip::{
+    default_endpoint, default_type, open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, Part,
+};
+use concordia_host::replay::{Opened as StoreOpened, ReplayStore, StoreError};
 
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
@@ -33,10 +34,14 @@ pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelope
                                   seals the canonical MESSAGE to the recipient's X25519 key and
                                   prints the signed envelope
   aip open --key RECIPIENT_KEY.json --from SENDER_DID_DOC.json [--now RFC3339]
-           [--replay-store FILE [--new-replay-store]] ENVELOPE.json
-                                  verifies the envelope, checks its freshness (created_at at most
-                                  300 s ahead of the clock, or of --now, and at most 600 s old),
-                                  opens and prints the body. With --replay-store, also refuses
+           [--recipient DID | --any-recipient] [--replay-store FILE [--new-replay-store]] ENVELOPE.json
+                                  verifies the envelope's signature under the sender's DID
+                                  Document, that it is addressed to the recipient (the key file's
+                                  \"did\", or --recipient DID; a key file without one needs
+                                  --recipient, or --any-recipient to skip this check by name),
+                                  opens the body, checks its freshness (created_at at most 300 s
+                                  ahead of the clock, or of --now, and at most 600 s old), and
+                                  prints the body. With --replay-store, also refuses
                                   an envelope id already opened with that store (a replay, exit
                                   1); the store keeps the replay window across invocations (a
                                   locked file, updated atomically before the body is printed).
@@ -221,6 +226,8 @@ fn open(mut args: Args) -> CliResult {
     let key = args.value("--key")?.ok_or_else(|| usage("open needs --key RECIPIENT_KEY.json"))?;
     let from = args.value("--from")?.ok_or_else(|| usage("open needs --from SENDER_DID_DOC.json"))?;
     let at = now_or(args.value("--now")?)?;
+    let recipient = args.value("--recipient")?;
+    let any_recipient = args.flag("--any-recipient");
     let store_path = args.value("--replay-store")?;
     let new_store = args.flag("--new-replay-store");
     if new_store && store_path.is_none() {
@@ -228,53 +235,57 @@ fn open(mut args: Args) -> CliResult {
     }
     let pos = args.positionals(1)?;
     let me = load_key(&key)?;
-    let secret = me.x.ok_or_else(|| usage(format!("{}: no x25519_secret_hex", display_name(&key))))?;
-    let (dname, dbytes) = load_doc_bytes(&from)?;
-    let mut dnodes = nodes_for(&dbytes)?;
-    let sdoc = dnodes.parse(&dbytes).and_then(|d| did::document_from_value(d.root())).map_err(|e| fail(&dname, e))?;
-    let (name, bytes) = read_input(pos.first().map(String::as_str))?;
-    let mut nodes = nodes_for(&bytes)?;
-    let doc = parse(&name, &bytes, &mut nodes)?;
-    let env = envelope::from_value(doc.root()).map_err(|e| fail(&name, e))?;
-    env.verify_from(&sdoc).map_err(|e| fail(&name, e))?;
-    if let Some(d) = &me.did {
-        let mine = did::parse_did(d).map_err(|e| fail(&format!("{}: did", display_name(&key)), e))?;
-        env.check_to(&mine).map_err(|e| {
-            fail(&format!("{name}: envelope is addressed to {}, not {}", one_line(env.header.to), one_line(d)), e)
-        })?;
+    let kname = display_name(&key);
+    let secret = me.x.ok_or_else(|| usage(format!("{kname}: no x25519_secret_hex")))?;
+    let addressee = Addressee::from_args(recipient.as_deref(), me.did.as_deref(), any_recipient)
+        .map_err(|e| bad_arg("--recipient", e))?;
+    if addressee == Addressee::Recipient(None) {
+        return Err(usage(format!(
+            "{kname}: no \"did\": pass --recipient DID (the recipient's own did:aip), or --any-recipient to open \
+             envelopes addressed to any agent"
+        )));
     }
-    let mut out = vec![0u8; env.sealed_len()];
-    let n = env.open(&secret, &mut out).map_err(|e| fail(&name, e))?;
-    out.truncate(n);
-    // Freshness and replay last, so that only an envelope that verified and opened is
-    // remembered; the store is written before the body is printed.
-    let context = format!("{name}: envelope {}", one_line(env.header.id));
-    match store_path {
-        None => replay::check_fresh(env.created, at).map_err(|e| fail(&context, e))?,
-        Some(p) => {
-            let sname = display_name(&p);
-            let mut store = ReplayStore::open(std::path::Path::new(&p), at, new_store).map_err(|e| match e {
+    let (dname, dbytes) = load_doc_bytes(&from)?;
+    let (name, bytes) = read_input(pos.first().map(String::as_str))?;
+    let mut store = match &store_path {
+        None => None,
+        Some(p) => Some(ReplayStore::open(std::path::Path::new(p), at, new_store).map_err(|e| {
+            let sname = display_name(p);
+            match e {
                 StoreError::Io(e) => usage(format!("replay store {sname}: {e}")),
                 StoreError::Refused(e) => usage(format!(
                     "replay store {sname}: {e} (refusing to open envelopes; remove the store to start cold)"
                 )),
-            })?;
-            match store.window.check(env.id, env.created, at) {
-                Ok(Verdict::Fresh) => {}
-                Ok(Verdict::Duplicate) => {
-                    return Err(Fail::Rejected(format!(
-                        "{context}: a replay (this id was already opened with replay store {sname})"
-                    )))
-                }
-                Err(e) if store.opened == Opened::ColdStart || store.window.cold_start_guard().is_some() => {
-                    return Err(fail(&format!("{context} (replay store {sname} started cold)"), e))
-                }
-                Err(e) => return Err(fail(&context, e)),
             }
-            store.save().map_err(|e| usage(format!("replay store {sname}: {e}")))?;
+        })?),
+    };
+    let cold =
+        store.as_ref().is_some_and(|s| s.opened == StoreOpened::ColdStart || s.window.cold_start_guard().is_some());
+    let policy = OpenPolicy { freshness: Freshness::At(at), addressee, window: store.as_mut().map(|s| &mut s.window) };
+    let opened = open_envelope(&bytes, &dbytes, &secret, policy).map_err(|r| match (r.part, &store_path) {
+        (Part::Policy, _) if recipient.is_some() => bad_arg("--recipient", r.error),
+        (Part::Policy, _) => fail(&kname, r.error),
+        (Part::SenderDocument, _) => fail(&dname, r.error),
+        (Part::Envelope, Some(p)) if cold && r.error.class() == concordia_core::Class::Temporal => {
+            fail(&format!("{name} (replay store {} started cold)", display_name(p)), r.error)
         }
+        (Part::Envelope, _) => fail(&name, r.error),
+    })?;
+    let context = format!("{name}: envelope {}", one_line(opened.header.id));
+    let body = match opened.delivery {
+        Delivery::Fresh(body) => body,
+        Delivery::Duplicate => {
+            let sname = store_path.as_deref().map(display_name).unwrap_or_default();
+            return Err(Fail::Rejected(format!(
+                "{context}: a replay (this id was already opened with replay store {sname})"
+            )));
+        }
+    };
+    // The store is written before the body is printed.
+    if let (Some(store), Some(p)) = (store, &store_path) {
+        store.save().map_err(|e| usage(format!("replay store {}: {e}", display_name(p))))?;
     }
-    emit(&out)
+    emit(&body)
 }
 
 fn now_or(text: Option<String>) -> CliResult<Timestamp> {

@@ -94,7 +94,7 @@ fn seal_and_open() {
     let o = run(&["aip", "open", "--key", &alice_key, "--from", &alice_doc, &envf]);
     assert_eq!(code(&o), 1);
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("addressed to did:aip:etagi.ru:etagi"),
+        String::from_utf8_lossy(&o.stderr).contains("envelope to is not this agent"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
@@ -175,4 +175,62 @@ fn rank_results() {
     assert_eq!(code(&run(&["aip", "rank", &bad])), 2);
     let bad = file("bad-trust.json", br#"[{"id": "a", "semantic_rank": 1, "trust_score": 1.5}]"#);
     assert_eq!(code(&run(&["aip", "rank", &bad])), 2);
+}
+
+/// Issue 32 (class 8): a key file without a `did` no longer skips the addressee check; it
+/// needs `--recipient DID`, or `--any-recipient` to skip the check by name. (Class 6:
+/// a stale envelope with a tampered body is a signature failure, not a temporal one.)
+#[test]
+fn the_addressee_check_needs_the_recipients_did_or_a_named_opt_out() {
+    let (alice_key, alice_doc) = keygen("alice8", "did:aip:aigentix.org:alice", &[]);
+    let (etagi_key, etagi_doc) = keygen("etagi8", "did:aip:etagi.ru:etagi", &[]);
+    let msg = file("msg8.json", br#"{"type": "aip.message", "text": "hi"}"#);
+    let o =
+        run(&["aip", "seal", "--to", &etagi_doc, "--key", &alice_key, "--created-at", "2026-05-10T14:25:00Z", &msg]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let env = stdout(&o);
+    let envf = file("env8.json", env.as_bytes());
+    let text = std::fs::read_to_string(&etagi_key).unwrap();
+    let start = text.find(",\"did_key\"").unwrap();
+    let no_did = file("etagi8-nodid.key.json", format!("{{{}", &text[start + 1..]).as_bytes());
+    let now = ["--now", "2026-05-10T14:26:00Z"];
+    let open = |extra: &[&str]| {
+        let mut args = vec!["aip", "open", "--key", &no_did, "--from", &alice_doc];
+        args.extend_from_slice(extra);
+        args.push(&envf);
+        run(&args)
+    };
+    let o = open(&now);
+    assert_eq!(code(&o), 2, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--any-recipient"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(code(&open(&[&now[..], &["--any-recipient"]].concat())), 0);
+    assert_eq!(code(&open(&[&now[..], &["--recipient", "did:aip:etagi.ru:etagi"]].concat())), 0);
+    assert_eq!(code(&open(&[&now[..], &["--recipient", "did:aip:aigentix.org:alice"]].concat())), 1);
+    assert_eq!(code(&open(&[&now[..], &["--recipient", "did:aip:etagi.ru:etagi", "--any-recipient"]].concat())), 2);
+    let o = open(&[&now[..], &["--recipient", "not a did"]].concat());
+    assert_eq!(code(&o), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--recipient"), "{}", String::from_utf8_lossy(&o.stderr));
+    // A key file whose did is not the --recipient given: usage.
+    let o = run(&[
+        "aip",
+        "open",
+        "--key",
+        &etagi_key,
+        "--from",
+        &alice_doc,
+        "--recipient",
+        "did:aip:x.org:y",
+        now[0],
+        now[1],
+        &envf,
+    ]);
+    assert_eq!(code(&o), 2);
+    // Stale (no --now: the clock) and tampered: the signature is checked first.
+    let at = env.find("\"encrypted_body\":\"").unwrap() + 30;
+    let mut bad = env.into_bytes();
+    bad[at] = if bad[at] == b'A' { b'B' } else { b'A' };
+    let badf = file("env8-bad.json", &bad);
+    let o = run(&["aip", "open", "--key", &etagi_key, "--from", &alice_doc, &badf]);
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("signature"), "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -296,15 +296,27 @@ func VerifyEnvelope(senderDoc, env []byte) (Header, error) {
 	return headerOf(env, &h), nil
 }
 
-// OpenChecks are the recipient-side checks of Open.
+// OpenChecks is the recipient's policy for Open. nil, or the zero value, is the safe
+// default: freshness at the operating system's clock (created_at at most 300 s ahead and
+// 600 s old) and the addressee required, so RecipientDID must be set (Open(..., nil)
+// returns InvalidArgument). Opting out of a check is by name only.
 type OpenChecks struct {
-	RecipientDID string    // the envelope's to must name it ("" not checked)
-	Now          time.Time // created_at within [Now - 600 s, Now + 300 s] (zero: not checked)
+	RecipientDID  string    // the recipient's own did:aip: the envelope's to must name it
+	AnyRecipient  bool      // skip the addressee check (RecipientDID must then be "")
+	Now           time.Time // check freshness at Now instead of the clock (zero: the clock)
+	SkipFreshness bool      // do not check created_at at all (an archive; Now is ignored)
+	// Window, when set, also refuses an id it has already seen (AIPReplay); it remembers
+	// only envelopes that passed every other check. Not with SkipFreshness.
+	Window *ReplayWindow
 }
 
-// Open verifies an envelope against the sender's DID Document, applies checks (nil:
-// none) and opens the body with recipient's X25519 key. Duplicates are the replay
-// window's to detect.
+// Open opens an envelope as its recipient under checks (nil: the defaults), in this
+// order: the signature under the sender's DID Document (as VerifyEnvelope), the
+// addressee, the body opens with recipient's X25519 key, then freshness; it returns the
+// header and the body. Errors: InvalidArgument (no RecipientDID, a malformed one), Binding
+// (another addressee or sender), Signature (a wrong key, a tampered envelope, stale or
+// not), Temporal, AIPReplay (with a Window that has seen the id), and those of
+// ParseEnvelope.
 func Open(recipient *AIPKeyPair, senderDoc, env []byte, checks *OpenChecks) (Header, []byte, error) {
 	var m cmem
 	defer m.free()
@@ -312,9 +324,19 @@ func Open(recipient *AIPKeyPair, senderDoc, env []byte, checks *OpenChecks) (Hea
 	if checks != nil {
 		cc = (*C.concordia_aip_open_checks)(m.alloc(C.sizeof_concordia_aip_open_checks))
 		cc.recipient_did = m.opt(checks.RecipientDID)
-		if !checks.Now.IsZero() {
-			cc.check_freshness = 1
+		if checks.AnyRecipient {
+			cc.addressee = C.CONCORDIA_AIP_ADDRESSEE_UNCHECKED
+		}
+		switch {
+		case checks.SkipFreshness:
+			cc.freshness = C.CONCORDIA_AIP_FRESHNESS_UNCHECKED
+		case !checks.Now.IsZero():
+			cc.freshness = C.CONCORDIA_AIP_FRESHNESS_AT
 			cc.now = unix(checks.Now)
+		}
+		if checks.Window != nil {
+			cc.window = checks.Window.p
+			defer runtime.KeepAlive(checks.Window)
 		}
 	}
 	var h C.concordia_aip_header

@@ -134,15 +134,23 @@ func TestEnvelopes(t *testing.T) {
 		checks *OpenChecks
 		code   Result
 	}{
-		{"no checks", b, aliceDoc, env, nil, OK},
+		// Issue 32: nil is the safe default (addressee required, freshness at the clock).
+		{"nil checks: no recipient DID", b, aliceDoc, env, nil, InvalidArgument},
+		{"zero checks: no recipient DID", b, aliceDoc, env, &OpenChecks{}, InvalidArgument},
+		{"default freshness is the clock", b, aliceDoc, env, &OpenChecks{RecipientDID: bob}, Temporal},
+		{"freshness skipped by name", b, aliceDoc, env, &OpenChecks{RecipientDID: bob, SkipFreshness: true}, OK},
+		{"addressee skipped by name", b, aliceDoc, env, &OpenChecks{AnyRecipient: true, Now: created}, OK},
+		{"addressee skipped with a DID", b, aliceDoc, env, &OpenChecks{RecipientDID: bob, AnyRecipient: true, Now: created}, InvalidArgument},
 		{"addressee and fresh", b, aliceDoc, env, &OpenChecks{RecipientDID: bob, Now: created.Add(time.Minute)}, OK},
-		{"600 s old", b, aliceDoc, env, &OpenChecks{Now: created.Add(600 * time.Second)}, OK},
-		{"601 s old", b, aliceDoc, env, &OpenChecks{Now: created.Add(601 * time.Second)}, Temporal},
-		{"301 s ahead", b, aliceDoc, env, &OpenChecks{Now: created.Add(-301 * time.Second)}, Temporal},
-		{"other addressee", b, aliceDoc, env, &OpenChecks{RecipientDID: alice}, Binding},
-		{"wrong sender document", b, bobDoc, env, nil, Binding},
-		{"wrong key", a, aliceDoc, env, nil, Signature},
-		{"tampered", b, aliceDoc, tampered, nil, Signature},
+		{"600 s old", b, aliceDoc, env, &OpenChecks{RecipientDID: bob, Now: created.Add(600 * time.Second)}, OK},
+		{"601 s old", b, aliceDoc, env, &OpenChecks{RecipientDID: bob, Now: created.Add(601 * time.Second)}, Temporal},
+		{"301 s ahead", b, aliceDoc, env, &OpenChecks{RecipientDID: bob, Now: created.Add(-301 * time.Second)}, Temporal},
+		{"other addressee", b, aliceDoc, env, &OpenChecks{RecipientDID: alice, Now: created}, Binding},
+		{"wrong sender document", b, bobDoc, env, &OpenChecks{RecipientDID: bob, Now: created}, Binding},
+		{"wrong key", a, aliceDoc, env, &OpenChecks{AnyRecipient: true, Now: created}, Signature},
+		{"tampered", b, aliceDoc, tampered, &OpenChecks{RecipientDID: bob, Now: created}, Signature},
+		// Issue 32: stale at the clock and tampered: the signature is checked first.
+		{"stale and tampered", b, aliceDoc, tampered, &OpenChecks{RecipientDID: bob}, Signature},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, body, err := Open(tc.key, tc.sender, tc.env, tc.checks)
@@ -153,6 +161,22 @@ func TestEnvelopes(t *testing.T) {
 				t.Fatalf("body %s", body)
 			}
 		})
+	}
+	// A replay window: the second delivery is AIPReplay (one composition with the window).
+	w, err := NewReplayWindow(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	withWindow := &OpenChecks{RecipientDID: bob, Now: created, Window: w}
+	if _, body, err := Open(b, aliceDoc, env, withWindow); err != nil || string(body) != `{"item":"camera","qty":2}` {
+		t.Fatalf("first delivery: %s %v", body, err)
+	}
+	if _, _, err := Open(b, aliceDoc, env, withWindow); Code(err) != AIPReplay {
+		t.Fatalf("second delivery: %v", err)
+	}
+	if _, _, err := Open(b, aliceDoc, env, &OpenChecks{RecipientDID: bob, SkipFreshness: true, Window: w}); Code(err) != InvalidArgument {
+		t.Fatalf("window without a clock: %v", err)
 	}
 	h.Type = "Bad Type"
 	if _, err := Seal(a, bobDoc, h, []byte(`{}`)); Code(err) != Schema {
@@ -265,7 +289,7 @@ func ExampleSeal() {
 	now := time.Date(2026, 5, 10, 14, 26, 0, 0, time.UTC)
 	h, body, err := Open(recipient, senderDoc, env, &OpenChecks{RecipientDID: "did:aip:aigentix.org:bob", Now: now})
 	fmt.Println(h.From, h.Type, string(body), err)
-	_, _, err = Open(recipient, senderDoc, env, &OpenChecks{Now: now.Add(time.Hour)})
+	_, _, err = Open(recipient, senderDoc, env, &OpenChecks{RecipientDID: "did:aip:aigentix.org:bob", Now: now.Add(time.Hour)})
 	fmt.Println(Code(err) == Temporal)
 	// Output:
 	// did:aip:aigentix.org:alice aip.commerce.offer.request {"item":"camera","qty":2} <nil>

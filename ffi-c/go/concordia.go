@@ -62,6 +62,7 @@ const (
 	Transition            Result = C.CONCORDIA_TRANSITION
 	MaxRounds             Result = C.CONCORDIA_MAX_ROUNDS
 	Shape                 Result = C.CONCORDIA_SHAPE
+	AIPReplay             Result = C.CONCORDIA_AIP_REPLAY
 	LimitDepth            Result = C.CONCORDIA_LIMIT_DEPTH
 	LimitSize             Result = C.CONCORDIA_LIMIT_SIZE
 	LimitCapacity         Result = C.CONCORDIA_LIMIT_CAPACITY

@@ -16,15 +16,17 @@ use concordia_core::aip::did::{self, Route, RouteMode, MAX_KEYS};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay;
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair;
 use concordia_core::sink::SliceSink;
 use concordia_core::time::Timestamp;
 use concordia_core::{did_key, encoding, jcs, Error};
+use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, OpenPolicy};
+use concordia_host::HostReplayWindow;
 use concordia_host::Nodes;
 
-use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, Fail, FfiResult, NULL};
+use crate::aip_replay::{concordia_aip_replay_window, window_mut};
+use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, store_len, Fail, FfiResult, NULL};
 use crate::consensus::slice_in;
 use crate::keys::keypair_ref;
 use crate::{concordia_keypair, concordia_result, concordia_str};
@@ -708,14 +710,14 @@ pub struct concordia_aip_header {
     pub created_at_unix: i64,
 }
 
-fn header_of(input: &[u8], e: &Envelope<'_>) -> FfiResult<concordia_aip_header> {
+fn header_of(input: &[u8], h: &Header<'_>, created: Timestamp) -> FfiResult<concordia_aip_header> {
     Ok(concordia_aip_header {
-        id: span(input, e.header.id)?,
-        from: span(input, e.header.from)?,
-        to: span(input, e.header.to)?,
-        message_type: span(input, e.header.kind)?,
-        created_at: span(input, e.header.created_at)?,
-        created_at_unix: e.created.unix_seconds(),
+        id: span(input, h.id)?,
+        from: span(input, h.from)?,
+        to: span(input, h.to)?,
+        message_type: span(input, h.kind)?,
+        created_at: span(input, h.created_at)?,
+        created_at_unix: created.unix_seconds(),
     })
 }
 
@@ -748,7 +750,7 @@ pub unsafe extern "C" fn concordia_aip_envelope_parse(
         }
         // SAFETY: caller contract above.
         let input = unsafe { bytes_in(envelope_json, envelope_len) }?;
-        *header = with_envelope(input, |e| header_of(input, e))?;
+        *header = with_envelope(input, |e| header_of(input, &e.header, e.created))?;
         Ok(())
     })
 }
@@ -781,7 +783,7 @@ pub unsafe extern "C" fn concordia_aip_verify_envelope(
         let h = with_document(sdoc, |d| {
             with_envelope(input, |e| {
                 e.verify_from(d)?;
-                header_of(input, e)
+                header_of(input, &e.header, e.created)
             })
         })?;
         // SAFETY: caller contract above: NULL or valid for one write.
@@ -792,36 +794,104 @@ pub unsafe extern "C" fn concordia_aip_verify_envelope(
     })
 }
 
-/// The recipient-side checks of concordia_aip_open.
+/// When concordia_aip_open checks `created_at` (the `freshness` of
+/// concordia_aip_open_checks): at most 300 s ahead of the recipient's clock and at most
+/// 600 s old.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum concordia_aip_freshness {
+    /// At the operating system's clock (the default: 0, a zeroed struct, NULL checks).
+    CONCORDIA_AIP_FRESHNESS_CLOCK = 0,
+    /// At `now` (Unix seconds).
+    CONCORDIA_AIP_FRESHNESS_AT = 1,
+    /// Not checked: opens envelopes of any age. Only by this name.
+    CONCORDIA_AIP_FRESHNESS_UNCHECKED = 2,
+}
+
+/// Whom concordia_aip_open requires an envelope to be addressed to (the `addressee` of
+/// concordia_aip_open_checks).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum concordia_aip_addressee {
+    /// `to` must be `recipient_did`, which must be given (the default: 0, a zeroed struct,
+    /// NULL checks; without `recipient_did` the call returns CONCORDIA_INVALID_ARGUMENT).
+    CONCORDIA_AIP_ADDRESSEE_REQUIRED = 0,
+    /// Not checked: any `to` is accepted (`recipient_did` must be NULL). Only by this name.
+    CONCORDIA_AIP_ADDRESSEE_UNCHECKED = 1,
+}
+
+/// The recipient's policy for concordia_aip_open. NULL, or a zeroed struct, is the safe
+/// default: freshness at the operating system's clock and the addressee required (so
+/// `recipient_did` must be set: with NULL checks every call returns
+/// CONCORDIA_INVALID_ARGUMENT). Opting out is by name only.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct concordia_aip_open_checks {
-    /// The recipient's own `did:aip`: the envelope's `to` must name it (NULL `ptr`: not
-    /// checked).
+    /// The recipient's own `did:aip`: the envelope's `to` must name it. Required with
+    /// CONCORDIA_AIP_ADDRESSEE_REQUIRED (NULL `ptr`: CONCORDIA_INVALID_ARGUMENT).
     pub recipient_did: concordia_str,
-    /// Non-zero: `created_at` must lie within the replay window's bounds at `now`, at most
-    /// 600 s old and at most 300 s ahead (the time rule of the replay window, without
-    /// remembering the id; use the replay window object for duplicates).
-    pub check_freshness: u8,
-    /// The recipient's clock, Unix seconds (read only with `check_freshness`).
+    /// A concordia_aip_addressee (another value: CONCORDIA_INVALID_ARGUMENT).
+    pub addressee: u32,
+    /// A concordia_aip_freshness (another value: CONCORDIA_INVALID_ARGUMENT).
+    pub freshness: u32,
+    /// The recipient's clock, Unix seconds (read only with CONCORDIA_AIP_FRESHNESS_AT).
     pub now: i64,
+    /// A replay window (NULL: none): an envelope whose id it has already seen is
+    /// CONCORDIA_AIP_REPLAY; it remembers only envelopes that passed every other check.
+    /// Not with CONCORDIA_AIP_FRESHNESS_UNCHECKED (CONCORDIA_INVALID_ARGUMENT).
+    pub window: *mut concordia_aip_replay_window,
 }
 
-/// Verifies an envelope against the sender's DID Document (as
-/// concordia_aip_verify_envelope), applies the `checks` (NULL: none) and opens the body
-/// with `recipient`'s X25519 key into `out` (the body as sealed: canonical JSON when sealed
-/// by concordia_aip_seal). `*header` (NULL: not wanted) receives the header, spans of
-/// `envelope_json`. A size query opens the body once to learn its length.
+/// The host policy of `checks` (NULL: the default); `did` borrows `recipient_did`, `window`
+/// is the checks' window.
+fn policy_of<'a>(
+    checks: Option<&concordia_aip_open_checks>,
+    did: Option<&'a str>,
+    window: Option<&'a mut HostReplayWindow>,
+) -> FfiResult<OpenPolicy<'a>> {
+    let Some(c) = checks else { return Ok(OpenPolicy::default()) };
+    let bad = |what| Fail::Core(Error::InvalidArgument(what));
+    let freshness = match c.freshness {
+        x if x == concordia_aip_freshness::CONCORDIA_AIP_FRESHNESS_CLOCK as u32 => Freshness::Clock,
+        x if x == concordia_aip_freshness::CONCORDIA_AIP_FRESHNESS_AT as u32 => {
+            Freshness::At(Timestamp::from_unix(c.now))
+        }
+        x if x == concordia_aip_freshness::CONCORDIA_AIP_FRESHNESS_UNCHECKED as u32 => Freshness::Unchecked,
+        _ => return Err(bad("unknown concordia_aip_freshness")),
+    };
+    let unchecked = match c.addressee {
+        x if x == concordia_aip_addressee::CONCORDIA_AIP_ADDRESSEE_REQUIRED as u32 => false,
+        x if x == concordia_aip_addressee::CONCORDIA_AIP_ADDRESSEE_UNCHECKED as u32 => true,
+        _ => return Err(bad("unknown concordia_aip_addressee")),
+    };
+    let addressee = Addressee::from_args(did, None, unchecked)?;
+    Ok(OpenPolicy { freshness, addressee, window })
+}
+
+/// Opens an envelope as its recipient (`concordia_host::aip::open_envelope`, the one
+/// composition every surface calls), under the policy `checks` (NULL: the defaults, see
+/// concordia_aip_open_checks), in this order: the signature under the sender's DID
+/// Document (as concordia_aip_verify_envelope), the addressee, the body opens with
+/// `recipient`'s X25519 key, then freshness. The body (as sealed: canonical JSON when
+/// sealed by concordia_aip_seal) is written into `out`. `*header` (NULL: not wanted)
+/// receives the header, spans of `envelope_json`. A size query opens the body once to
+/// learn its length. With a window, `out_cap` must be at least `envelope_len` (the body is
+/// always shorter than its envelope): a smaller buffer is CONCORDIA_BUFFER_TOO_SMALL with
+/// `*out_len` = `envelope_len`, before anything is checked or remembered.
 ///
-/// Returns CONCORDIA_BINDING when the envelope is addressed to another agent (or `from` is
-/// not the sender document's `id`), CONCORDIA_TEMPORAL when `created_at` is too old or too
-/// far ahead, CONCORDIA_SIGNATURE when the signature does not verify or the body does not
-/// open (wrong key, tampered body or header), CONCORDIA_INVALID_ARGUMENT for a malformed
-/// `recipient_did`; errors of concordia_aip_envelope_parse.
+/// Returns CONCORDIA_INVALID_ARGUMENT for a missing (with the addressee required) or
+/// malformed `recipient_did`, or an unknown enum value; CONCORDIA_BINDING when the
+/// envelope is addressed to another agent (or `from` is not the sender document's `id`),
+/// CONCORDIA_SIGNATURE when the signature does not verify or the body does not open (wrong
+/// key, tampered body or header: also when the envelope is stale),
+/// CONCORDIA_TEMPORAL when `created_at` is too old or too far ahead,
+/// CONCORDIA_AIP_REPLAY when the window has already seen its id; errors of
+/// concordia_aip_envelope_parse and concordia_aip_did_document_parse.
 ///
 /// # Safety
 /// `recipient` must be a live AIP key pair; `checks` NULL or valid for reads with a
-/// `recipient_did` valid for its length; each JSON pointer valid for its length; `header`
+/// `recipient_did` valid for its length and a `window` NULL or live (and not used by
+/// another thread during the call); each JSON pointer valid for its length; `header`
 /// NULL or valid for one write; `out` valid for `out_cap` bytes of writes; `out_len` for
 /// one `size_t`.
 #[no_mangle]
@@ -854,29 +924,31 @@ pub unsafe extern "C" fn concordia_aip_open(
         let input = unsafe { bytes_in(envelope_json, envelope_len) }?;
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
-        let me = match checks {
-            // SAFETY: caller contract above.
-            Some(c) => unsafe { c.recipient_did.opt_text() }?.map(did::parse_did).transpose()?,
-            None => None,
+        let (did, window) = match checks {
+            Some(c) => {
+                // SAFETY: caller contract above: `recipient_did` valid for its length.
+                let did = unsafe { c.recipient_did.opt_text() }?;
+                let window = if c.window.is_null() {
+                    None
+                } else {
+                    // SAFETY: caller contract above: a non-NULL window is live and used by
+                    // this call alone.
+                    Some(unsafe { window_mut(c.window) }?)
+                };
+                (did, window)
+            }
+            None => (None, None),
         };
-        let (h, body) = with_document(sdoc, |d| {
-            with_envelope(input, |e| {
-                e.verify_from(d)?;
-                if let Some(me) = &me {
-                    e.check_to(me)?;
-                }
-                if let Some(c) = checks.filter(|c| c.check_freshness != 0) {
-                    replay::check_fresh(e.created, Timestamp::from_unix(c.now))?;
-                }
-                let mut body = concordia_host::try_filled(e.sealed_len(), 0u8)?;
-                let n = e.open(&recipient.x, &mut body)?;
-                body.truncate(n);
-                Ok((header_of(input, e)?, body))
-            })
-        })?;
+        if window.is_some() && out.len() < input.len() {
+            return store_len(Err(Error::BufferTooSmall { needed: input.len() }), out_len);
+        }
+        let opened = open_envelope(input, sdoc, &recipient.x, policy_of(checks, did, window)?).map_err(Error::from)?;
+        let Delivery::Fresh(body) = opened.delivery else {
+            return Err(Fail::Code(concordia_result::CONCORDIA_AIP_REPLAY));
+        };
         // SAFETY: caller contract above: NULL or valid for one write.
         if let Some(out) = unsafe { header.as_mut() } {
-            *out = h;
+            *out = header_of(input, &opened.header, opened.created)?;
         }
         copy_out(&body, out, out_len)
     })

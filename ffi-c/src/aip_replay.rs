@@ -38,7 +38,7 @@ pub enum concordia_aip_verdict {
 
 /// # Safety
 /// A non-NULL `w` must be a live window.
-unsafe fn window_mut<'a>(w: *mut concordia_aip_replay_window) -> FfiResult<&'a mut HostReplayWindow> {
+pub(crate) unsafe fn window_mut<'a>(w: *mut concordia_aip_replay_window) -> FfiResult<&'a mut HostReplayWindow> {
     // SAFETY: by this function's contract.
     unsafe { w.as_mut() }.map(|w| &mut w.window).ok_or(NULL)
 }

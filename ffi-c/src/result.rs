@@ -88,6 +88,10 @@ pub enum concordia_result {
     /// or unknown field; the byte offset of the value at fault is available from
     /// concordia_last_error_offset.
     CONCORDIA_SHAPE = 407,
+    /// Reason class `replay`: concordia_aip_open with a replay window met an envelope whose
+    /// id the window has already seen (a duplicate delivery or a replay: acknowledge it, do
+    /// not process it again). Not a core error: the host's verdict `Duplicate`.
+    CONCORDIA_AIP_REPLAY = 408,
     /// Limit: containers nested deeper than the maximum depth (128).
     CONCORDIA_LIMIT_DEPTH = 500,
     /// Limit: more values than the node buffer holds.
@@ -114,7 +118,7 @@ pub enum concordia_result {
 
 impl concordia_result {
     /// Every code, in numeric order.
-    pub const ALL: [concordia_result; 43] = [
+    pub const ALL: [concordia_result; 44] = [
         concordia_result::CONCORDIA_OK,
         concordia_result::CONCORDIA_NULL_ARGUMENT,
         concordia_result::CONCORDIA_BUFFER_TOO_SMALL,
@@ -148,6 +152,7 @@ impl concordia_result {
         concordia_result::CONCORDIA_TRANSITION,
         concordia_result::CONCORDIA_MAX_ROUNDS,
         concordia_result::CONCORDIA_SHAPE,
+        concordia_result::CONCORDIA_AIP_REPLAY,
         concordia_result::CONCORDIA_LIMIT_DEPTH,
         concordia_result::CONCORDIA_LIMIT_NODES,
         concordia_result::CONCORDIA_LIMIT_SIZE,
@@ -207,6 +212,7 @@ impl concordia_result {
             concordia_result::CONCORDIA_TRANSITION => "invalid state transition",
             concordia_result::CONCORDIA_MAX_ROUNDS => "max_rounds reached: no further offers or counters",
             concordia_result::CONCORDIA_SHAPE => "schema check failed: a value does not have the expected shape",
+            concordia_result::CONCORDIA_AIP_REPLAY => "a replay: the replay window has already seen this envelope id",
             concordia_result::CONCORDIA_LIMIT_DEPTH => "nesting depth limit exceeded",
             concordia_result::CONCORDIA_LIMIT_NODES => "node buffer is full",
             concordia_result::CONCORDIA_LIMIT_SIZE => "input too large",
@@ -266,7 +272,7 @@ impl concordia_result {
     /// The reason class of the code: the core's `Error::class()` name (`input`, `limit`,
     /// `schema`, `signature`, `digest`, `binding`, `temporal`, `privacy`, `transition`) for
     /// codes from the core; `ok`, `input` (usage codes, like the core's invalid argument),
-    /// `limit` or `internal` for the wrapper's own.
+    /// `replay` (CONCORDIA_AIP_REPLAY), `limit` or `internal` for the wrapper's own.
     #[must_use]
     pub fn class(self) -> &'static str {
         if let Some(e) = self.representative() {
@@ -274,6 +280,7 @@ impl concordia_result {
         }
         match self as u32 {
             0 => "ok",
+            408 => "replay",
             100..=199 => "input",
             200..=299 => "input",
             500..=599 => "limit",

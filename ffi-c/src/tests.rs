@@ -92,7 +92,9 @@ fn codes_are_in_their_blocks_and_unique() {
             1 => assert!(class == "input" || class == "limit", "{v} {class}"),
             2 => assert_eq!(class, "input"),
             3 => assert!(class == "signature" || class == "input", "{v} {class}"),
-            4 => assert!(["schema", "digest", "binding", "temporal", "privacy", "transition"].contains(&class)),
+            4 => {
+                assert!(["schema", "digest", "binding", "temporal", "privacy", "transition", "replay"].contains(&class))
+            }
             5 => assert_eq!(class, "limit"),
             9 => assert_eq!(class, "internal"),
             _ => panic!("code {v} outside the blocks"),
@@ -103,6 +105,8 @@ fn codes_are_in_their_blocks_and_unique() {
     assert_eq!(concordia_result::CONCORDIA_JSON_DUPLICATE_KEY as u32, 211);
     assert_eq!(concordia_result::CONCORDIA_SIGNATURE as u32, 300);
     assert_eq!(concordia_result::CONCORDIA_TRANSITION as u32, 405);
+    assert_eq!(concordia_result::CONCORDIA_AIP_REPLAY as u32, 408);
+    assert_eq!(concordia_result::CONCORDIA_AIP_REPLAY.class(), "replay");
     assert_eq!(concordia_result::CONCORDIA_PANIC as u32, 900);
     assert_eq!(concordia_result::from_u32(7), None);
 }

@@ -20,7 +20,7 @@ use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
 use concordia_core::{encoding, jcs, Error};
 
-use concordia_host::aip::{open_checked, KeyFile, Opened};
+use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
 
 use crate::errors::AipError;
 use crate::keys::KeyPair;
@@ -175,8 +175,9 @@ pub fn aip_select_route(did_document_json: String, endpoint_reachable: bool) -> 
 pub struct AipKeyPair {
     ed: CoreKeyPair,
     x: X25519SecretKey,
-    /// The agent's own `did:aip`, when known: [`aip_open`] then checks that an envelope
-    /// is addressed to it, as `concordia aip open` does with a key file's `did`.
+    /// The agent's own `did:aip`, when known: [`aip_open`] checks that an envelope is
+    /// addressed to it, as `concordia aip open` does with a key file's `did` (without it,
+    /// `aip_open` needs `recipient_did`, or `any_recipient` to skip the check by name).
     did: Option<String>,
 }
 
@@ -453,66 +454,46 @@ pub fn aip_verify_envelope(sender_did_document_json: String, envelope_json: Stri
     })
 }
 
-/// Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
-/// checks that it is addressed to `recipient`'s own DID when the key pair knows it (a key
-/// file's `did`, or [`AipKeyPair::with_did`]; `Binding` otherwise), as `concordia aip open`
-/// does, then opens its body with `recipient`'s X25519 key. Freshness and replay are the
-/// caller's ([`AipReplayWindow::check`]), or use [`aip_open_checked`].
-#[uniffi::export]
+/// Opens an envelope as its recipient: every check of the one composition
+/// (`concordia_host::aip::open_envelope`, as `concordia aip open`), in its order: the
+/// signature under the sender's DID Document (as [`aip_verify_envelope`]), the addressee
+/// (`to` must be `recipient_did`, else `recipient`'s own DID from a key file's `did` or
+/// [`AipKeyPair::with_did`]; without either, `Input`, unless `any_recipient` skips the
+/// check by name), the body opens with `recipient`'s X25519 key; then freshness at `now`
+/// (default: the operating system's clock; `skip_freshness` skips it by name):
+/// `created_at` at most 300 s ahead and 600 s old (`Temporal`); with a `window`, its
+/// replay check instead: an id it has seen is `Replay` (the window remembers only
+/// envelopes that passed every other check).
+#[uniffi::export(default(now = None, window = None, recipient_did = None, any_recipient = false, skip_freshness = false))]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 pub fn aip_open(
     recipient: Arc<AipKeyPair>,
     sender_did_document_json: String,
     envelope_json: String,
-) -> Result<AipOpened, AipError> {
-    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
-    with_document(&sender_did_document_json, |sdoc| {
-        with_envelope(&envelope_json, |e| {
-            e.verify_from(sdoc)?;
-            if let Some(me) = &me {
-                e.check_to(me)?;
-            }
-            let mut out = vec![0u8; e.sealed_len()];
-            let n = e.open(&recipient.x, &mut out)?;
-            out.truncate(n);
-            let body_json = String::from_utf8(out).map_err(|_| Error::Encoding("body is not UTF-8"))?;
-            Ok(AipOpened { header: AipHeader::from(&e.header), body_json })
-        })
-    })
-}
-
-/// Every recipient check of `concordia aip open`, in its order
-/// (`concordia_host::aip::open_checked`): the signature under the sender's DID Document,
-/// the addressee when `recipient` knows its DID, the body opens; then freshness at `now`
-/// (`created_at` at most 300 s ahead, 600 s old; `Temporal`) or, with a `window`, its
-/// replay check: an id it has seen is `Replay` (the window remembers only envelopes that
-/// verified and opened).
-#[uniffi::export(default(window = None))]
-pub fn aip_open_checked(
-    recipient: Arc<AipKeyPair>,
-    sender_did_document_json: String,
-    envelope_json: String,
-    now: SystemTime,
+    now: Option<SystemTime>,
     window: Option<Arc<AipReplayWindow>>,
+    recipient_did: Option<String>,
+    any_recipient: bool,
+    skip_freshness: bool,
 ) -> Result<AipOpened, AipError> {
-    let me = recipient.did.as_deref().map(did::parse_did).transpose()?;
-    let now = timestamp(now)?;
-    with_document(&sender_did_document_json, |sdoc| {
-        with_envelope(&envelope_json, |e| {
-            let mut guard = window.as_ref().map(|w| w.lock());
-            let opened = open_checked(e, sdoc, &recipient.x, me.as_ref(), now, guard.as_deref_mut())?;
-            drop(guard);
-            match opened {
-                Opened::Body(body) => {
-                    let body_json = String::from_utf8(body).map_err(|_| Error::Encoding("body is not UTF-8"))?;
-                    Ok(AipOpened { header: AipHeader::from(&e.header), body_json })
-                }
-                Opened::Duplicate => Err(AipError::Replay(format!(
-                    "envelope {}: a replay (this id was already opened with this window)",
-                    e.header.id
-                ))),
-            }
-        })
-    })
+    let freshness = match now {
+        _ if skip_freshness => Freshness::Unchecked,
+        None => Freshness::Clock,
+        Some(t) => Freshness::At(timestamp(t)?),
+    };
+    let addressee = Addressee::from_args(recipient_did.as_deref(), recipient.did.as_deref(), any_recipient)?;
+    let mut guard = window.as_ref().map(|w| w.lock());
+    let policy = OpenPolicy { freshness, addressee, window: guard.as_deref_mut() };
+    let opened = open_envelope(envelope_json.as_bytes(), sender_did_document_json.as_bytes(), &recipient.x, policy)
+        .map_err(Error::from)?;
+    drop(guard);
+    match opened.delivery {
+        Delivery::Fresh(body) => {
+            let body_json = String::from_utf8(body).map_err(|_| Error::Encoding("body is not UTF-8"))?;
+            Ok(AipOpened { header: AipHeader::from(&opened.header), body_json })
+        }
+        Delivery::Duplicate => Err(AipError::Replay(format!("envelope {}: {REPLAY}", opened.header.id))),
+    }
 }
 
 // --------------------------------------------------------------------------- replay window

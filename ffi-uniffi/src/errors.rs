@@ -195,7 +195,7 @@ pub enum AipError {
     /// The operating system's random generator failed (key generation, sealing, message
     /// ids).
     Randomness(String),
-    /// `aip_open_checked` with a replay window: an envelope whose id the window has
+    /// `aip_open` with a replay window: an envelope whose id the window has
     /// already seen (a duplicate delivery or a replay; acknowledge it, do not process it
     /// again).
     Replay(String),

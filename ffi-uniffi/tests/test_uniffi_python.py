@@ -796,16 +796,16 @@ def test_aip_seal_open_round_trip():
     expected = c.AipHeader(id=header.id, _from=ALICE_DID, to=BOB_DID, message_type=header.message_type, created_at=AIP_CREATED)
     assert c.aip_parse_envelope(env) == expected
     assert c.aip_verify_envelope(alice_doc, env) == expected
-    opened = c.aip_open(bob, alice_doc, env)
+    opened = c.aip_open(bob, alice_doc, env, AIP_NOW, recipient_did=BOB_DID)
     assert opened == c.AipOpened(header=expected, body_json=c.canonicalize(body))
     # Fresh ephemeral key material each time: the same message seals differently.
     again = c.aip_seal(alice, bob_doc, header, body)
     assert json.loads(again)["encrypted_body"] != obj["encrypted_body"]
-    assert c.aip_open(bob, alice_doc, again).body_json == c.canonicalize(body)
+    assert c.aip_open(bob, alice_doc, again, AIP_NOW, recipient_did=BOB_DID).body_json == c.canonicalize(body)
     # A body of any size, and one that is not an object.
     big = json.dumps({"blob": "x" * 100_000})
-    assert c.aip_open(bob, alice_doc, c.aip_seal(alice, bob_doc, seal_header(), big)).body_json == big.replace(" ", "")
-    assert c.aip_open(bob, alice_doc, c.aip_seal(alice, bob_doc, seal_header(), "[1, 2]")).body_json == "[1,2]"
+    assert c.aip_open(bob, alice_doc, c.aip_seal(alice, bob_doc, seal_header(), big), AIP_NOW, recipient_did=BOB_DID).body_json == big.replace(" ", "")
+    assert c.aip_open(bob, alice_doc, c.aip_seal(alice, bob_doc, seal_header(), "[1, 2]"), AIP_NOW, recipient_did=BOB_DID).body_json == "[1,2]"
 
 
 def resign(env_obj: dict, signer) -> str:
@@ -825,22 +825,22 @@ def test_aip_tampered_envelopes():
     flipped = obj["encrypted_body"][:10] + ("A" if obj["encrypted_body"][10] != "A" else "B") + obj["encrypted_body"][11:]
     for tampered in ({**obj, "encrypted_body": flipped}, {**obj, "type": "aip.commerce.offer.accept"}, {**obj, "created_at": "2026-05-10T14:25:01Z"}):
         with pytest.raises(c.AipError.Signature):
-            c.aip_open(bob, alice_doc, json.dumps(tampered))
+            c.aip_open(bob, alice_doc, json.dumps(tampered), AIP_NOW, recipient_did=BOB_DID)
         with pytest.raises(c.AipError.Signature):
             c.aip_verify_envelope(alice_doc, json.dumps(tampered))
     # Re-signed by the sender with another header: the body is bound to its header (AAD).
     moved = resign({**obj, "type": "aip.commerce.offer.accept"}, alice.signing_key())
     c.aip_verify_envelope(alice_doc, moved)
     with pytest.raises(c.AipError.Signature):
-        c.aip_open(bob, alice_doc, moved)
+        c.aip_open(bob, alice_doc, moved, AIP_NOW, recipient_did=BOB_DID)
     # The wrong recipient key does not open it.
     with pytest.raises(c.AipError.Signature):
-        c.aip_open(eve, alice_doc, env)
+        c.aip_open(eve, alice_doc, env, AIP_NOW, any_recipient=True)
     # A signature by someone else, and a sender document that is not `from`.
     with pytest.raises(c.AipError.Signature):
-        c.aip_open(bob, alice_doc, resign(obj, eve.signing_key()))
+        c.aip_open(bob, alice_doc, resign(obj, eve.signing_key()), AIP_NOW, recipient_did=BOB_DID)
     with pytest.raises(c.AipError.Binding, match="from"):
-        c.aip_open(bob, bob_doc, env)
+        c.aip_open(bob, bob_doc, env, AIP_NOW, recipient_did=BOB_DID)
     # Shape.
     with pytest.raises(c.AipError.Schema):
         c.aip_parse_envelope("{}")
@@ -849,7 +849,7 @@ def test_aip_tampered_envelopes():
     with pytest.raises(c.AipError.Schema, match="UUID"):
         c.aip_parse_envelope(json.dumps({**obj, "id": obj["id"].upper()}))
     with pytest.raises(c.AipError.Input, match="malformed JSON"):
-        c.aip_open(bob, alice_doc, env[:-1])
+        c.aip_open(bob, alice_doc, env[:-1], AIP_NOW, recipient_did=BOB_DID)
     # Sealing: header fields, recipient document, body.
     with pytest.raises(c.AipError.Schema, match="UUID"):
         c.aip_seal(alice, bob_doc, seal_header(id="not-a-uuid"), "{}")
@@ -891,7 +891,7 @@ def test_aip_envelopes_interoperate_with_cli(tmp_path):
         capture_output=True,
         text=True,
     ).stdout
-    opened = c.aip_open(alice, did_doc(BOB_DID, bob), env)
+    opened = c.aip_open(alice, did_doc(BOB_DID, bob), env, recipient_did=ALICE_DID)
     assert opened.body_json == c.canonicalize(body)
     assert (opened.header._from, opened.header.to, opened.header.message_type) == (BOB_DID, ALICE_DID, "aip.reply")
 
@@ -937,9 +937,9 @@ def test_aip_open_checks_the_addressee_as_the_cli(tmp_path):
     alice_doc, bob_doc = did_doc(ALICE_DID, alice), did_doc(BOB_DID, bob)
     env = c.aip_seal(alice, bob_doc, seal_header(), '{"offer": 1}')
     # Bob's keys under Bob's did open it; under another did (same X25519 key) they do not.
-    assert c.aip_open(bob.with_did(BOB_DID), alice_doc, env).body_json == '{"offer":1}'
+    assert c.aip_open(bob.with_did(BOB_DID), alice_doc, env, AIP_NOW).body_json == '{"offer":1}'
     with pytest.raises(c.AipError.Binding):
-        c.aip_open(bob.with_did("did:aip:etagi.ru:carol"), alice_doc, env)
+        c.aip_open(bob.with_did("did:aip:etagi.ru:carol"), alice_doc, env, AIP_NOW)
     # The CLI refuses the same envelope for a key file with that did (exit 1), and opens it
     # for Bob's own.
     (tmp_path / "env.json").write_text(env)
@@ -950,29 +950,29 @@ def test_aip_open_checks_the_addressee_as_the_cli(tmp_path):
         assert r.returncode == code, r.stderr
 
 
-def test_aip_open_checked_freshness_and_replay():
+def test_aip_open_freshness_and_replay():
     alice, bob = aip_keys("alice"), aip_keys("bob").with_did(BOB_DID)
     alice_doc, bob_doc = did_doc(ALICE_DID, alice), did_doc(BOB_DID, bob)
     env = c.aip_seal(alice, bob_doc, seal_header(), '{"offer": 2}')
-    opened = c.aip_open_checked(bob, alice_doc, env, AIP_NOW)
-    assert opened == c.aip_open(bob, alice_doc, env)
-    assert c.aip_open_checked(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=600)).body_json == '{"offer":2}'
+    opened = c.aip_open(bob, alice_doc, env, AIP_NOW)
+    assert opened == c.aip_open(bob, alice_doc, env, skip_freshness=True)
+    assert c.aip_open(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=600)).body_json == '{"offer":2}'
     with pytest.raises(c.AipError.Temporal):
-        c.aip_open_checked(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=601))
+        c.aip_open(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=601))
     with pytest.raises(c.AipError.Temporal):
-        c.aip_open_checked(bob, alice_doc, env, AIP_NOW - dt.timedelta(seconds=301))
+        c.aip_open(bob, alice_doc, env, AIP_NOW - dt.timedelta(seconds=301))
     w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     # A tampered copy is refused and not remembered.
     obj = json.loads(env)
     with pytest.raises(c.AipError.Signature):
-        c.aip_open_checked(bob, alice_doc, json.dumps({**obj, "type": "aip.other"}), AIP_NOW, w)
+        c.aip_open(bob, alice_doc, json.dumps({**obj, "type": "aip.other"}), AIP_NOW, w)
     assert w.len() == 0
-    assert c.aip_open_checked(bob, alice_doc, env, AIP_NOW, w) == opened
+    assert c.aip_open(bob, alice_doc, env, AIP_NOW, w) == opened
     with pytest.raises(c.AipError.Replay, match="replay"):
-        c.aip_open_checked(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=5), w)
+        c.aip_open(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=5), w)
     assert w.contains(obj["id"]) and w.len() == 1
     with pytest.raises(c.AipError.Binding):
-        c.aip_open_checked(bob.with_did("did:aip:etagi.ru:carol"), alice_doc, env, AIP_NOW)
+        c.aip_open(bob.with_did("did:aip:etagi.ru:carol"), alice_doc, env, AIP_NOW)
 
 
 def test_aip_vc_verify_proof():
@@ -1293,3 +1293,31 @@ def test_es256_key_pairs_and_signatures() -> None:
     c.verify_signature_es256(g.sign_object("{}"), g.public_key_b64url())
     with pytest.raises(c.SignatureError.InvalidSignature):
         c.verify_signature_es256(g.sign_object("{}"), ES256_SDK_KEY)
+
+
+def test_aip_open_defaults_are_safe_and_opt_outs_are_named():
+    """Issue 32: freshness at the clock by default (a 2019 envelope is refused), the
+    recipient's DID required (or the addressee check skipped by name), and a stale envelope
+    with a tampered body is a signature failure, as on every surface."""
+    alice, bob = aip_keys("alice"), aip_keys("bob")
+    alice_doc, bob_doc = did_doc(ALICE_DID, alice), did_doc(BOB_DID, bob)
+    old = c.aip_seal(alice, bob_doc, seal_header(created_at="2019-06-01T12:00:00Z"), '{"offer": 3}')
+    with pytest.raises(c.AipError.Input, match="did:aip is required"):
+        c.aip_open(bob, alice_doc, old)
+    with pytest.raises(c.AipError.Temporal):
+        c.aip_open(bob, alice_doc, old, recipient_did=BOB_DID)
+    with pytest.raises(c.AipError.Temporal):
+        c.aip_open(bob.with_did(BOB_DID), alice_doc, old)
+    assert c.aip_open(bob, alice_doc, old, recipient_did=BOB_DID, skip_freshness=True).body_json == '{"offer":3}'
+    assert c.aip_open(bob, alice_doc, old, any_recipient=True, skip_freshness=True).body_json == '{"offer":3}'
+    with pytest.raises(c.AipError.Input):
+        c.aip_open(bob, alice_doc, old, recipient_did=BOB_DID, any_recipient=True)
+    with pytest.raises(c.AipError.Input):
+        c.aip_open(bob.with_did(BOB_DID), alice_doc, old, recipient_did=ALICE_DID)
+    with pytest.raises(c.AipError.Input):
+        c.aip_open(bob, alice_doc, old, recipient_did=BOB_DID, skip_freshness=True, window=c.AipReplayWindow(c.AipReplayCapacity.SMALL))
+    obj = json.loads(old)
+    body = obj["encrypted_body"]
+    tampered = json.dumps({**obj, "encrypted_body": body[:10] + ("A" if body[10] != "A" else "B") + body[11:]})
+    with pytest.raises(c.AipError.Signature):
+        c.aip_open(bob, alice_doc, tampered, recipient_did=BOB_DID)

@@ -25,10 +25,10 @@
 //! ```
 
 use concordia_core::aip::did;
-use concordia_core::aip::envelope::Envelope;
+use concordia_core::aip::envelope::{self, Header};
 use concordia_core::aip::handle::Handle;
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::{self, IdSlot, ReplayWindow, TimeSlot, Verdict};
+use concordia_core::aip::replay::{self, Verdict};
 use concordia_core::json::Value;
 use concordia_core::sign::KeyPair;
 use concordia_core::time::Timestamp;
@@ -202,33 +202,235 @@ pub fn default_endpoint(subject: &Handle) -> String {
     format!("https://hub.{}/relay/{}", subject.domain(), subject.name())
 }
 
-/// What [`open_checked`] found.
+/// When [`open_envelope`] checks the envelope's `created_at`: at most 300 s ahead of the
+/// recipient's clock and at most 600 s old ([`replay::check_fresh`]; with a replay window,
+/// the window's own check, which applies the same bounds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Freshness {
+    /// At the operating system's clock (the default). On `wasm32-unknown-unknown`, which
+    /// has no clock, the wrapper passes [`Freshness::At`] of the JavaScript clock instead.
+    #[default]
+    Clock,
+    /// At the given instant (a host with its own clock, tests, a recorded delivery time).
+    At(Timestamp),
+    /// Not checked: opens envelopes of any age (an archive the caller trusts). Only by this
+    /// name, and never with a replay window (the window needs a clock).
+    Unchecked,
+}
+
+/// Whom [`open_envelope`] requires an envelope to be addressed to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Addressee<'a> {
+    /// The envelope's `to` must be the recipient's own `did:aip`, given here (a key file's
+    /// `did`, a key pair's DID, or one passed explicitly). `None`, the recipient's DID
+    /// unknown, is refused ([`Error::InvalidArgument`]`(`[`NO_RECIPIENT_DID`]`)`): without
+    /// it an envelope sealed to a key the recipient also holds for another agent would open.
+    Recipient(Option<&'a str>),
+    /// Not checked: any `to` is accepted (a recipient that routes for several agents and
+    /// checks `to` itself). Only by this name.
+    Unchecked,
+}
+
+/// `InvalidArgument`: an explicit recipient DID together with the addressee opt-out.
+pub const DID_AND_UNCHECKED: &str = "a recipient DID and skipping the addressee check exclude each other";
+/// `InvalidArgument`: an explicit recipient DID that is not the key's own `did`.
+pub const DID_NOT_THE_KEYS: &str = "the recipient DID given is not the key's did";
+
+impl<'a> Addressee<'a> {
+    /// The addressee rule of a surface's arguments: `unchecked` (the named opt-out, e.g.
+    /// `--any-recipient`) gives [`Addressee::Unchecked`]; otherwise the DID passed
+    /// explicitly, else the key's own `did`, must be the envelope's `to`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`]: [`DID_AND_UNCHECKED`] for an explicit DID with
+    /// `unchecked`, [`DID_NOT_THE_KEYS`] for an explicit DID that differs from the key's.
+    pub fn from_args(explicit: Option<&'a str>, key: Option<&'a str>, unchecked: bool) -> Result<Self> {
+        match (explicit, key, unchecked) {
+            (Some(_), _, true) => Err(Error::InvalidArgument(DID_AND_UNCHECKED)),
+            (_, _, true) => Ok(Addressee::Unchecked),
+            (Some(e), Some(k), false) if e != k => Err(Error::InvalidArgument(DID_NOT_THE_KEYS)),
+            (e, k, false) => Ok(Addressee::Recipient(e.or(k))),
+        }
+    }
+}
+
+impl Default for Addressee<'_> {
+    /// `Recipient(None)`: refused until the recipient's DID is given.
+    fn default() -> Self {
+        Addressee::Recipient(None)
+    }
+}
+
+/// `InvalidArgument`: [`Addressee::Recipient`] without a DID.
+pub const NO_RECIPIENT_DID: &str =
+    "the recipient's did:aip is required to check the envelope's addressee (or skip that check by name)";
+/// `InvalidArgument`: [`Freshness::Unchecked`] with a replay window.
+pub const WINDOW_NEEDS_CLOCK: &str = "a replay window needs a clock: Freshness::Unchecked cannot be used with one";
+/// `InvalidArgument`: the operating system's clock is before 1970.
+pub const CLOCK_BEFORE_EPOCH: &str = "the system clock is before 1970";
+/// What every surface says of an envelope a replay window has already seen (after
+/// `envelope <id>: `).
+pub const REPLAY: &str = "a replay (this id was already opened with this window)";
+/// The result code name of a replay: C `CONCORDIA_AIP_REPLAY` (408, class `replay`), the
+/// npm package's `error.code`.
+pub const REPLAY_CODE: &str = "CONCORDIA_AIP_REPLAY";
+
+/// The recipient's policy for [`open_envelope`]. [`OpenPolicy::default`] is the safe one:
+/// freshness at the clock, the addressee required (so the recipient's DID must be set),
+/// no replay window.
+#[derive(Debug, Default)]
+pub struct OpenPolicy<'a> {
+    /// When `created_at` is checked.
+    pub freshness: Freshness,
+    /// Whom the envelope must be addressed to.
+    pub addressee: Addressee<'a>,
+    /// A replay window: also refuse an id it has already seen (the outcome is then
+    /// [`Delivery::Duplicate`]); it remembers only envelopes that passed every other check.
+    pub window: Option<&'a mut crate::HostReplayWindow>,
+}
+
+impl<'a> OpenPolicy<'a> {
+    /// The default policy for the recipient `did` (`None`: unknown, refused unless the
+    /// addressee check is skipped by name).
+    #[must_use]
+    pub fn for_recipient(did: Option<&'a str>) -> Self {
+        OpenPolicy { addressee: Addressee::Recipient(did), ..OpenPolicy::default() }
+    }
+}
+
+/// The outcome of an envelope that passed every check.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Opened {
+pub enum Delivery {
     /// The body, as sealed.
-    Body(Vec<u8>),
+    Fresh(Vec<u8>),
     /// The envelope verified and opened, but the window had already seen its id: a
-    /// duplicate delivery or a replay (not processed again).
+    /// duplicate delivery or a replay (not to be processed again; every surface reports
+    /// it as a replay, [`REPLAY`]).
     Duplicate,
 }
 
-/// The recipient's checks of `concordia aip open`, in its order: the signature under the
-/// sender's DID Document ([`Envelope::verify_from`]), the addressee when the recipient
-/// knows its own DID ([`Envelope::check_to`]), the body opens with the recipient's X25519
-/// key; then freshness at `now` ([`replay::check_fresh`]) or, with a replay window, the
-/// window's check (which also checks freshness, and remembers only an envelope that got
-/// this far).
+/// What [`open_envelope`] found: the header (texts of the envelope's JSON) and the outcome.
+#[derive(Debug, Clone)]
+pub struct Opened<'i> {
+    /// The header, each text a slice of the envelope's JSON text.
+    pub header: Header<'i>,
+    /// `created_at` as an instant.
+    pub created: Timestamp,
+    /// The body, or a duplicate.
+    pub delivery: Delivery,
+}
+
+/// Which argument of [`open_envelope`] a refusal is about (so a host can name the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The policy: the recipient's DID, the clock, the window.
+    Policy,
+    /// The sender's DID Document (it does not parse).
+    SenderDocument,
+    /// The envelope: its text, signature, addressee, body, freshness.
+    Envelope,
+}
+
+/// Why [`open_envelope`] refused: the core's error, and which argument it is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused {
+    /// The error (every surface maps this, as any other core error).
+    pub error: Error,
+    /// Which argument it is about.
+    pub part: Part,
+}
+
+impl From<Refused> for Error {
+    fn from(r: Refused) -> Error {
+        r.error
+    }
+}
+
+/// The operating system's clock, whole seconds.
 ///
 /// # Errors
-/// The core's: `Signature`, `Binding` (another sender or addressee), `Temporal`, `Limit`.
-pub fn open_checked<T: AsMut<[IdSlot]> + AsRef<[IdSlot]>, H: AsMut<[TimeSlot]> + AsRef<[TimeSlot]>>(
-    env: &Envelope<'_>,
+/// [`Error::InvalidArgument`]`(`[`CLOCK_BEFORE_EPOCH`]`)`.
+pub fn os_now() -> Result<Timestamp> {
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_err(|_| Error::InvalidArgument(CLOCK_BEFORE_EPOCH))?;
+    Ok(Timestamp::from_unix(i64::try_from(d.as_secs()).map_err(|_| Error::InvalidArgument(CLOCK_BEFORE_EPOCH))?))
+}
+
+/// `s`, a slice of text parsed from `input`, as a slice of `input` itself.
+fn rebase<'i>(input: &'i [u8], s: &str) -> Result<&'i str> {
+    let start = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+    input
+        .get(start..start.wrapping_add(s.len()))
+        .and_then(|b| core::str::from_utf8(b).ok())
+        .ok_or(Error::InvalidArgument("header text outside the envelope"))
+}
+
+/// Opens an envelope as its recipient: the one composition of every surface's "open"
+/// (`concordia aip open`, C `concordia_aip_open`, Go `Open`, Python `aip.open`, UniFFI
+/// `aip_open`, JS `aipOpen`). Every decision is here, in this order:
+///
+/// 1. the policy's arguments: the recipient's DID (required unless
+///    [`Addressee::Unchecked`]; a malformed one is refused), a window only with a clock;
+/// 2. the sender's DID Document, then the envelope, parse (one parsing policy);
+/// 3. the signature under the sender's DID Document ([`Envelope::verify_from`](envelope::Envelope::verify_from): `from`
+///    must be the document's `id`, `Binding`; the signature, `Signature`);
+/// 4. the addressee ([`Envelope::check_to`](envelope::Envelope::check_to), `Binding`);
+/// 5. the body opens with the recipient's X25519 key (`Signature` otherwise: a wrong key,
+///    a tampered body or header);
+/// 6. freshness ([`Freshness`], `Temporal`) or, with a window, the window's check (which
+///    also checks freshness and remembers only an envelope that got this far).
+///
+/// So a stale envelope with a tampered body is a `Signature` failure everywhere.
+///
+/// # Errors
+/// [`Refused`] with [`Part::Policy`]: `InvalidArgument` ([`NO_RECIPIENT_DID`],
+/// [`WINDOW_NEEDS_CLOCK`], [`CLOCK_BEFORE_EPOCH`]), a malformed recipient DID's error;
+/// [`Part::SenderDocument`]: its parse errors; [`Part::Envelope`]: its parse errors,
+/// `Signature`, `Binding`, `Temporal`, `Limit` (a full window or memory).
+pub fn open_envelope<'i>(
+    envelope_json: &'i [u8],
+    sender_doc: &[u8],
+    secret: &X25519SecretKey,
+    policy: OpenPolicy<'_>,
+) -> core::result::Result<Opened<'i>, Refused> {
+    let at = |part| move |error| Refused { error, part };
+    let (me, now) = open_policy(&policy).map_err(at(Part::Policy))?;
+    let mut dnodes = Nodes::new();
+    let sender =
+        dnodes.parse(sender_doc).and_then(|d| did::document_from_value(d.root())).map_err(at(Part::SenderDocument))?;
+    open_parsed(envelope_json, &sender, secret, me.as_ref(), now, policy.window).map_err(at(Part::Envelope))
+}
+
+/// Step 1 of [`open_envelope`]: the recipient's handle (when checked) and `now` (when
+/// freshness is checked).
+fn open_policy(policy: &OpenPolicy<'_>) -> Result<(Option<Handle>, Option<Timestamp>)> {
+    let me = match policy.addressee {
+        Addressee::Recipient(None) => return Err(Error::InvalidArgument(NO_RECIPIENT_DID)),
+        Addressee::Recipient(Some(d)) => Some(did::parse_did(d)?),
+        Addressee::Unchecked => None,
+    };
+    let now = match policy.freshness {
+        Freshness::Clock => Some(os_now()?),
+        Freshness::At(t) => Some(t),
+        Freshness::Unchecked if policy.window.is_some() => return Err(Error::InvalidArgument(WINDOW_NEEDS_CLOCK)),
+        Freshness::Unchecked => None,
+    };
+    Ok((me, now))
+}
+
+/// Steps 2 (the envelope's half) to 6 of [`open_envelope`].
+fn open_parsed<'i>(
+    envelope_json: &'i [u8],
     sender: &did::DidDocument<'_>,
     secret: &X25519SecretKey,
     me: Option<&Handle>,
-    now: Timestamp,
-    window: Option<&mut ReplayWindow<T, H>>,
-) -> Result<Opened> {
+    now: Option<Timestamp>,
+    window: Option<&mut crate::HostReplayWindow>,
+) -> Result<Opened<'i>> {
+    let mut nodes = Nodes::new();
+    let doc = nodes.parse(envelope_json)?;
+    let env = envelope::from_value(doc.root())?;
     env.verify_from(sender)?;
     if let Some(me) = me {
         env.check_to(me)?;
@@ -236,13 +438,28 @@ pub fn open_checked<T: AsMut<[IdSlot]> + AsRef<[IdSlot]>, H: AsMut<[TimeSlot]> +
     let mut out = crate::try_filled(env.sealed_len(), 0u8)?;
     let n = env.open(secret, &mut out)?;
     out.truncate(n);
-    match window {
-        None => replay::check_fresh(env.created, now)?,
-        Some(w) => {
+    let mut delivery = Delivery::Fresh(out);
+    match (window, now) {
+        (Some(w), Some(now)) => {
             if w.check(env.id, env.created, now)? == Verdict::Duplicate {
-                return Ok(Opened::Duplicate);
+                delivery = Delivery::Duplicate;
             }
         }
+        (None, Some(now)) => replay::check_fresh(env.created, now)?,
+        (_, None) => {}
     }
-    Ok(Opened::Body(out))
+    let h = &env.header;
+    let header = Header {
+        id: rebase(envelope_json, h.id)?,
+        from: rebase(envelope_json, h.from)?,
+        to: rebase(envelope_json, h.to)?,
+        kind: rebase(envelope_json, h.kind)?,
+        created_at: rebase(envelope_json, h.created_at)?,
+    };
+    Ok(Opened { header, created: env.created, delivery })
 }
+
+#[cfg(test)]
+#[path = "aip_tests.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;

@@ -5,7 +5,9 @@
 # re-encoded signatures, duplicate names, invalid UTF-8) through `cryptography`, the
 # reference SDK with and without concordia_rs.accelerate(), the Python wheel (dict and
 # bytes), the CLI, the C ABI and UniFFI's Python backend, and asserts one verdict, never
-# more lenient than the SDK, and no second accepted spelling of a signature.
+# more lenient than the SDK, and no second accepted spelling of a signature; and
+# aip_open_verdict.py: one corpus of AIP envelopes through every surface's open (CLI, C,
+# the wheel, UniFFI), one verdict and reason class each.
 #
 #   tools/ci/verdict.sh
 #   VERDICT_TABLE_OUT=table.json tools/ci/verdict.sh   # also write the class table as JSON
@@ -55,6 +57,7 @@ cp "$uniffi_lib" "$work/uniffi/"
 # wheel); it is named here. --confcutdir keeps tests-py/conftest.py (the JCS corpus) out.
 CONCORDIA_CLI="$cli" CONCORDIA_FFI_LIB="$ffi_lib" CONCORDIA_UNIFFI_PY="$work/uniffi" \
     step "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir=tests-py/verdict \
-    --confcutdir=tests-py/verdict tests-py/verdict/cross_surface_verdict.py tests-py/verdict/es256_verdict.py
+    --confcutdir=tests-py/verdict tests-py/verdict/cross_surface_verdict.py tests-py/verdict/es256_verdict.py \
+    tests-py/verdict/aip_open_verdict.py
 
 echo "==> tools/ci/verdict.sh passed in $((SECONDS - started))s"

@@ -124,7 +124,16 @@ def open(
     sender_doc: _Doc,
     now: _Time = None,
     window: Optional[ReplayWindow] = None,
-) -> Any: ...
+    recipient_did: Optional[str] = None,
+    any_recipient: bool = False,
+    skip_freshness: bool = False,
+) -> Any:
+    """Open an envelope as its recipient: the signature under ``sender_doc``, the addressee
+    (``recipient_did``, else the key's ``did``; neither is ``InvalidArgumentError`` unless
+    ``any_recipient=True`` skips the check by name), the body opens, then freshness at
+    ``now`` (default: the clock; ``skip_freshness=True`` skips it by name) or, with a
+    ``window``, its replay check (``ReplayError``)."""
+    ...
 def vc_issue(credential: _Doc, *, key: Union[_Key, KeyPair, Any], created: Optional[str] = None) -> dict[str, Any]: ...
 def vc_verify(
     credential: _Doc,

@@ -680,12 +680,7 @@ RustBuffer uniffi_concordia_uniffi_fn_func_aip_new_message_id(RustCallStatus *_N
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_OPEN
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_OPEN
-RustBuffer uniffi_concordia_uniffi_fn_func_aip_open(uint64_t recipient, RustBuffer sender_did_document_json, RustBuffer envelope_json, RustCallStatus *_Nonnull out_status
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_OPEN_CHECKED
-#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_OPEN_CHECKED
-RustBuffer uniffi_concordia_uniffi_fn_func_aip_open_checked(uint64_t recipient, RustBuffer sender_did_document_json, RustBuffer envelope_json, RustBuffer now, RustBuffer window, RustCallStatus *_Nonnull out_status
+RustBuffer uniffi_concordia_uniffi_fn_func_aip_open(uint64_t recipient, RustBuffer sender_did_document_json, RustBuffer envelope_json, RustBuffer now, RustBuffer window, RustBuffer recipient_did, int8_t any_recipient, int8_t skip_freshness, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_PARSE_DID_DOCUMENT
@@ -1164,12 +1159,6 @@ uint16_t uniffi_concordia_uniffi_checksum_func_aip_new_message_id(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_AIP_OPEN
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_AIP_OPEN
 uint16_t uniffi_concordia_uniffi_checksum_func_aip_open(void
-    
-);
-#endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_AIP_OPEN_CHECKED
-#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_FUNC_AIP_OPEN_CHECKED
-uint16_t uniffi_concordia_uniffi_checksum_func_aip_open_checked(void
     
 );
 #endif

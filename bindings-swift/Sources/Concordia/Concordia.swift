@@ -4924,7 +4924,7 @@ enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     case Randomness(message: String)
     
     /**
-     * `aip_open_checked` with a replay window: an envelope whose id the window has
+     * `aip_open` with a replay window: an envelope whose id the window has
      * already seen (a duplicate delivery or a replay; acknowledge it, do not process it
      * again).
      */
@@ -7233,39 +7233,29 @@ public func aipNewMessageId()throws  -> String  {
 })
 }
 /**
- * Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
- * checks that it is addressed to `recipient`'s own DID when the key pair knows it (a key
- * file's `did`, or [`AipKeyPair::with_did`]; `Binding` otherwise), as `concordia aip open`
- * does, then opens its body with `recipient`'s X25519 key. Freshness and replay are the
- * caller's ([`AipReplayWindow::check`]), or use [`aip_open_checked`].
+ * Opens an envelope as its recipient: every check of the one composition
+ * (`concordia_host::aip::open_envelope`, as `concordia aip open`), in its order: the
+ * signature under the sender's DID Document (as [`aip_verify_envelope`]), the addressee
+ * (`to` must be `recipient_did`, else `recipient`'s own DID from a key file's `did` or
+ * [`AipKeyPair::with_did`]; without either, `Input`, unless `any_recipient` skips the
+ * check by name), the body opens with `recipient`'s X25519 key; then freshness at `now`
+ * (default: the operating system's clock; `skip_freshness` skips it by name):
+ * `created_at` at most 300 s ahead and 600 s old (`Temporal`); with a `window`, its
+ * replay check instead: an id it has seen is `Replay` (the window remembers only
+ * envelopes that passed every other check).
  */
-public func aipOpen(recipient: AipKeyPair, senderDidDocumentJson: String, envelopeJson: String)throws  -> AipOpened  {
+public func aipOpen(recipient: AipKeyPair, senderDidDocumentJson: String, envelopeJson: String, now: Date? = nil, window: AipReplayWindow? = nil, recipientDid: String? = nil, anyRecipient: Bool = false, skipFreshness: Bool = false)throws  -> AipOpened  {
     return try  FfiConverterTypeAipOpened_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_func_aip_open(
         FfiConverterTypeAipKeyPair_lower(recipient),
         FfiConverterString.lower(senderDidDocumentJson),
-        FfiConverterString.lower(envelopeJson),uniffiCallStatus
-    )
-})
-}
-/**
- * Every recipient check of `concordia aip open`, in its order
- * (`concordia_host::aip::open_checked`): the signature under the sender's DID Document,
- * the addressee when `recipient` knows its DID, the body opens; then freshness at `now`
- * (`created_at` at most 300 s ahead, 600 s old; `Temporal`) or, with a `window`, its
- * replay check: an id it has seen is `Replay` (the window remembers only envelopes that
- * verified and opened).
- */
-public func aipOpenChecked(recipient: AipKeyPair, senderDidDocumentJson: String, envelopeJson: String, now: Date, window: AipReplayWindow? = nil)throws  -> AipOpened  {
-    return try  FfiConverterTypeAipOpened_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
-        uniffiCallStatus in
-    uniffi_concordia_uniffi_fn_func_aip_open_checked(
-        FfiConverterTypeAipKeyPair_lower(recipient),
-        FfiConverterString.lower(senderDidDocumentJson),
         FfiConverterString.lower(envelopeJson),
-        FfiConverterTimestamp.lower(now),
-        FfiConverterOptionTypeAipReplayWindow.lower(window),uniffiCallStatus
+        FfiConverterOptionTimestamp.lower(now),
+        FfiConverterOptionTypeAipReplayWindow.lower(window),
+        FfiConverterOptionString.lower(recipientDid),
+        FfiConverterBool.lower(anyRecipient),
+        FfiConverterBool.lower(skipFreshness),uniffiCallStatus
     )
 })
 }
@@ -7772,10 +7762,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_aip_new_message_id() != 39158) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_aip_open() != 22546) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_concordia_uniffi_checksum_func_aip_open_checked() != 1597) {
+    if (uniffi_concordia_uniffi_checksum_func_aip_open() != 39046) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() != 60883) {

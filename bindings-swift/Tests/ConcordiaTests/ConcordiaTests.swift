@@ -558,12 +558,12 @@ final class AipTests: XCTestCase {
         XCTAssertEqual(try aipParseEnvelope(envelopeJson: env), expected)
         XCTAssertEqual(try aipVerifyEnvelope(senderDidDocumentJson: aliceDoc, envelopeJson: env), expected)
         XCTAssertEqual(
-            try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: env),
+            try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: env, now: aipNow, recipientDid: bobDid),
             AipOpened(header: expected, bodyJson: try canonicalize(json: body)))
         // Fresh ephemeral key material each time.
         let again = try aipSeal(sender: alice, recipientDidDocumentJson: bobDoc, header: header, bodyJson: body)
         XCTAssertNotEqual(again, env)
-        XCTAssertEqual(try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: again).bodyJson, try canonicalize(json: body))
+        XCTAssertEqual(try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: again, now: aipNow, recipientDid: bobDid).bodyJson, try canonicalize(json: body))
     }
 
     func testTamperedEnvelopes() throws {
@@ -579,18 +579,18 @@ final class AipTests: XCTestCase {
         retyped["type"] = "aip.commerce.offer.accept"
         for tampered in [flipped, retyped] {
             let text = try plainJSON(tampered)
-            assertThrows(AipError.Signature) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: text) }
+            assertThrows(AipError.Signature) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: text, now: aipNow, recipientDid: bobDid) }
             assertThrows(AipError.Signature) { _ = try aipVerifyEnvelope(senderDidDocumentJson: aliceDoc, envelopeJson: text) }
         }
         // Re-signed by the sender with another header: the body is bound to its header.
         let moved = try resign(retyped, alice.signingKey())
         _ = try aipVerifyEnvelope(senderDidDocumentJson: aliceDoc, envelopeJson: moved)
-        assertThrows(AipError.Signature) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: moved) }
-        assertThrows(AipError.Signature) { _ = try aipOpen(recipient: eve, senderDidDocumentJson: aliceDoc, envelopeJson: env) }
+        assertThrows(AipError.Signature) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: moved, now: aipNow, recipientDid: bobDid) }
+        assertThrows(AipError.Signature) { _ = try aipOpen(recipient: eve, senderDidDocumentJson: aliceDoc, envelopeJson: env, now: aipNow, anyRecipient: true) }
         assertThrows(AipError.Signature) {
-            _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: try resign(obj, eve.signingKey()))
+            _ = try aipOpen(recipient: bob, senderDidDocumentJson: aliceDoc, envelopeJson: try resign(obj, eve.signingKey()), now: aipNow, recipientDid: bobDid)
         }
-        assertThrows(AipError.Binding) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: bobDoc, envelopeJson: env) }
+        assertThrows(AipError.Binding) { _ = try aipOpen(recipient: bob, senderDidDocumentJson: bobDoc, envelopeJson: env, now: aipNow, recipientDid: bobDid) }
         assertThrows(AipError.Schema) { _ = try aipParseEnvelope(envelopeJson: "{}") }
         assertThrows(AipError.Schema) {
             _ = try aipSeal(sender: alice, recipientDidDocumentJson: bobDoc, header: try sealHeader(id: "not-a-uuid"), bodyJson: "{}")

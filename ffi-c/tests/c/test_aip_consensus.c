@@ -498,8 +498,9 @@ static void test_aip_envelopes(void) {
     EXPECT(concordia_aip_verify_envelope(NULL, 0, U(env), env_n, NULL), CONCORDIA_NULL_ARGUMENT);
 
     /* bob opens it: size query, then with the addressee and freshness checks */
+    memset(&checks, 0, sizeof checks);
     checks.recipient_did = S(BOB);
-    checks.check_freshness = 1;
+    checks.freshness = CONCORDIA_AIP_FRESHNESS_AT;
     checks.now = created + 60;
     EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, NULL, 0, &n),
            CONCORDIA_BUFFER_TOO_SMALL);
@@ -509,8 +510,24 @@ static void test_aip_envelopes(void) {
            CONCORDIA_OK);
     CHECK(eq(body, n, "{\"item\":\"camera\",\"qty\":2}"));
     CHECK(header.created_at_unix == created);
+    CHECK(eq(U(env) + header.to.offset, header.to.len, BOB));
+    /* issue 32: NULL checks are the safe defaults: the addressee is required (so a DID must
+       be given) and freshness is checked at the clock (this envelope is from May 2026) */
     EXPECT(concordia_aip_open(bob, NULL, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body, &n),
+           CONCORDIA_INVALID_ARGUMENT);
+    checks.freshness = CONCORDIA_AIP_FRESHNESS_CLOCK;
+    EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+                              &n),
+           CONCORDIA_TEMPORAL);
+    checks.freshness = CONCORDIA_AIP_FRESHNESS_UNCHECKED;
+    EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+                              &n),
            CONCORDIA_OK);
+    checks.freshness = 7;
+    EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+                              &n),
+           CONCORDIA_INVALID_ARGUMENT);
+    checks.freshness = CONCORDIA_AIP_FRESHNESS_AT;
     /* the bounds of freshness: 600 s old and 300 s ahead pass, one more second fails */
     checks.now = created + 600;
     EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
@@ -539,12 +556,60 @@ static void test_aip_envelopes(void) {
     EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
                               &n),
            CONCORDIA_INVALID_ARGUMENT);
+    /* a replay window: the second delivery is CONCORDIA_AIP_REPLAY; a buffer shorter than
+       the envelope is refused before anything is remembered */
+    {
+        concordia_aip_replay_window *w = NULL;
+        EXPECT(concordia_aip_replay_window_new(16, &w), CONCORDIA_OK);
+        checks.recipient_did = S(BOB);
+        checks.now = created + 5;
+        checks.window = w;
+        EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, NULL, 0, &n),
+               CONCORDIA_BUFFER_TOO_SMALL);
+        CHECK(n == env_n);
+        {
+            uint8_t *big = malloc(env_n);
+            EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, big, env_n,
+                                      &n),
+                   CONCORDIA_OK);
+            CHECK(eq(big, n, "{\"item\":\"camera\",\"qty\":2}"));
+            EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, big, env_n,
+                                      &n),
+                   CONCORDIA_AIP_REPLAY);
+            checks.freshness = CONCORDIA_AIP_FRESHNESS_UNCHECKED;
+            EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, big, env_n,
+                                      &n),
+                   CONCORDIA_INVALID_ARGUMENT);
+            checks.freshness = CONCORDIA_AIP_FRESHNESS_AT;
+            free(big);
+        }
+        checks.window = NULL;
+        concordia_aip_replay_window_free(w);
+    }
+    /* issue 32: no recipient DID is refused unless the addressee check is skipped by name */
+    checks.recipient_did.ptr = NULL;
+    checks.recipient_did.len = 0;
+    EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+                              &n),
+           CONCORDIA_INVALID_ARGUMENT);
+    checks.addressee = CONCORDIA_AIP_ADDRESSEE_UNCHECKED;
+    EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+                              &n),
+           CONCORDIA_OK);
     /* the wrong key does not open; a tampered envelope does not verify */
-    EXPECT(concordia_aip_open(alice, NULL, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+    EXPECT(concordia_aip_open(alice, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
                               &n),
            CONCORDIA_SIGNATURE);
+    checks.recipient_did = S(BOB);
+    checks.addressee = CONCORDIA_AIP_ADDRESSEE_REQUIRED;
     env[header.message_type.offset] = 'b';
-    EXPECT(concordia_aip_open(bob, NULL, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body, &n),
+    EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+                              &n),
+           CONCORDIA_SIGNATURE);
+    /* issue 32: stale (at the clock) and tampered is a signature failure, not TEMPORAL */
+    checks.freshness = CONCORDIA_AIP_FRESHNESS_CLOCK;
+    EXPECT(concordia_aip_open(bob, &checks, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
+                              &n),
            CONCORDIA_SIGNATURE);
     EXPECT(concordia_aip_open(NULL, NULL, U(alice_doc), strlen(alice_doc), U(env), env_n, NULL, body, sizeof body,
                               &n),

@@ -24,7 +24,6 @@ import io.github.concordia_rs.concordia.aipFinalScore
 import io.github.concordia_rs.concordia.aipHandle
 import io.github.concordia_rs.concordia.aipNewMessageId
 import io.github.concordia_rs.concordia.aipOpen
-import io.github.concordia_rs.concordia.aipOpenChecked
 import io.github.concordia_rs.concordia.aipParseDidDocument
 import io.github.concordia_rs.concordia.aipParseEnvelope
 import io.github.concordia_rs.concordia.aipParseHandle
@@ -282,15 +281,15 @@ object AipTests : Group() {
             val expected = AipHeader(id = header.id, from = ALICE_DID, to = BOB_DID, messageType = header.messageType, createdAt = AIP_CREATED)
             assertEquals(expected, aipParseEnvelope(env))
             assertEquals(expected, aipVerifyEnvelope(aliceDoc, env))
-            assertEquals(AipOpened(expected, canonicalBody), aipOpen(bob, aliceDoc, env))
+            assertEquals(AipOpened(expected, canonicalBody), aipOpen(bob, aliceDoc, env, AIP_NOW, recipientDid = BOB_DID))
             // Fresh ephemeral key material each time: the same message seals differently.
             val again = aipSeal(alice, bobDoc, header, body)
             assertNotEquals(json(env).str("encrypted_body"), json(again).str("encrypted_body"))
-            assertEquals(canonicalBody, aipOpen(bob, aliceDoc, again).bodyJson)
+            assertEquals(canonicalBody, aipOpen(bob, aliceDoc, again, AIP_NOW, recipientDid = BOB_DID).bodyJson)
             // A body of any size, and one that is not an object.
             val big = obj("blob" to "x".repeat(100_000)).toString()
-            assertEquals(big, aipOpen(bob, aliceDoc, aipSeal(alice, bobDoc, sealHeader(), big)).bodyJson)
-            assertEquals("[1,2]", aipOpen(bob, aliceDoc, aipSeal(alice, bobDoc, sealHeader(), "[1, 2]")).bodyJson)
+            assertEquals(big, aipOpen(bob, aliceDoc, aipSeal(alice, bobDoc, sealHeader(), big), AIP_NOW, recipientDid = BOB_DID).bodyJson)
+            assertEquals("[1,2]", aipOpen(bob, aliceDoc, aipSeal(alice, bobDoc, sealHeader(), "[1, 2]"), AIP_NOW, recipientDid = BOB_DID).bodyJson)
         }
 
         test("openChecksAddresseeFreshnessAndReplay") {
@@ -300,15 +299,15 @@ object AipTests : Group() {
             val env = aipSeal(alice, didDoc(BOB_DID, bob), sealHeader(), """{"offer": 2}""")
             assertEquals(BOB_DID, bob.did())
             // The addressee, as `concordia aip open` checks a key file's did.
-            assertEquals("""{"offer":2}""", aipOpen(bob, aliceDoc, env).bodyJson)
-            assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env) }
+            assertEquals("""{"offer":2}""", aipOpen(bob, aliceDoc, env, AIP_NOW).bodyJson)
+            assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW) }
             // Freshness and the replay window, in the CLI's order.
-            val opened = aipOpenChecked(bob, aliceDoc, env, AIP_NOW, null)
-            assertEquals(aipOpen(bob, aliceDoc, env), opened)
-            assertThrows<AipException.Temporal> { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(601), null) }
+            val opened = aipOpen(bob, aliceDoc, env, AIP_NOW, null)
+            assertEquals(aipOpen(bob, aliceDoc, env, skipFreshness = true), opened)
+            assertThrows<AipException.Temporal> { aipOpen(bob, aliceDoc, env, AIP_NOW.plusSeconds(601), null) }
             val w = AipReplayWindow(AipReplayCapacity.SMALL)
-            assertEquals(opened, aipOpenChecked(bob, aliceDoc, env, AIP_NOW, w))
-            assertThrows<AipException.Replay>("replay") { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(5), w) }
+            assertEquals(opened, aipOpen(bob, aliceDoc, env, AIP_NOW, w))
+            assertThrows<AipException.Replay>("replay") { aipOpen(bob, aliceDoc, env, AIP_NOW.plusSeconds(5), w) }
             assertEquals(1uL, w.len())
             // Key files: the CLI's text, read and written byte for byte.
             val file = AipKeyPair.fromKeygenSeed(ByteArray(32) { 1 }, ALICE_DID).keyFileJson()
@@ -332,22 +331,22 @@ object AipTests : Group() {
                 o.with("type" to "aip.commerce.offer.accept"),
                 o.with("created_at" to "2026-05-10T14:25:01Z"),
             )) {
-                assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, tampered.toString()) }
+                assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, tampered.toString(), AIP_NOW, recipientDid = BOB_DID) }
                 assertThrows<AipException.Signature> { aipVerifyEnvelope(aliceDoc, tampered.toString()) }
             }
             // Re-signed by the sender with another header: the body is bound to its header (AAD).
             val moved = resign(o.with("type" to "aip.commerce.offer.accept"), alice.signingKey())
             assertEquals("aip.commerce.offer.accept", aipVerifyEnvelope(aliceDoc, moved).messageType)
-            assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, moved) }
+            assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, moved, AIP_NOW, recipientDid = BOB_DID) }
             // The wrong recipient key; a signature by someone else; a sender document that is not `from`.
-            assertThrows<AipException.Signature> { aipOpen(eve, aliceDoc, env) }
-            assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, resign(o, eve.signingKey())) }
-            assertThrows<AipException.Binding>("from") { aipOpen(bob, bobDoc, env) }
+            assertThrows<AipException.Signature> { aipOpen(eve, aliceDoc, env, AIP_NOW, anyRecipient = true) }
+            assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, resign(o, eve.signingKey()), AIP_NOW, recipientDid = BOB_DID) }
+            assertThrows<AipException.Binding>("from") { aipOpen(bob, bobDoc, env, AIP_NOW, recipientDid = BOB_DID) }
             // Shape.
             assertThrows<AipException.Schema> { aipParseEnvelope("{}") }
             assertThrows<AipException.Schema>("unknown envelope member") { aipParseEnvelope(o.with("x" to 1).toString()) }
             assertThrows<AipException.Schema>("UUID") { aipParseEnvelope(o.with("id" to o.str("id").uppercase()).toString()) }
-            assertThrows<AipException.Input>("malformed JSON") { aipOpen(bob, aliceDoc, env.dropLast(1)) }
+            assertThrows<AipException.Input>("malformed JSON") { aipOpen(bob, aliceDoc, env.dropLast(1), AIP_NOW, recipientDid = BOB_DID) }
             // Sealing: header fields, recipient document, body.
             assertThrows<AipException.Schema>("UUID") { aipSeal(alice, bobDoc, sealHeader(id = "not-a-uuid"), "{}") }
             assertThrows<AipException.Schema>("RFC 3339") { aipSeal(alice, bobDoc, sealHeader(createdAt = "2026-05-10 14:25:00"), "{}") }
@@ -379,7 +378,7 @@ object AipTests : Group() {
                 // Sealed by the CLI, opened here.
                 File(dir, "body.json").writeText(body)
                 val env = runCli("aip", "seal", "--to", "$dir/alice.did.json", "--key", "$dir/bob.key.json", "--type", "aip.reply", "$dir/body.json")
-                val back = aipOpen(alice, didDoc(BOB_DID, bob), env)
+                val back = aipOpen(alice, didDoc(BOB_DID, bob), env, recipientDid = ALICE_DID)
                 assertEquals(canonicalize(body), back.bodyJson)
                 assertEquals(listOf(BOB_DID, ALICE_DID, "aip.reply"), listOf(back.header.from, back.header.to, back.header.messageType))
             }
@@ -418,8 +417,8 @@ object AipTests : Group() {
             val aliceDoc = didDoc(ALICE_DID, alice)
             val env = aipSeal(alice, didDoc(BOB_DID, bob), sealHeader(), """{"offer": 1}""")
             // Bob's keys under Bob's did open it; under another did (same X25519 key) they do not.
-            assertEquals("""{"offer":1}""", aipOpen(bob.withDid(BOB_DID), aliceDoc, env).bodyJson)
-            assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env) }
+            assertEquals("""{"offer":1}""", aipOpen(bob.withDid(BOB_DID), aliceDoc, env, AIP_NOW).bodyJson)
+            assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW) }
             // The CLI opens it with Bob's key file and refuses it (exit 1) with the other did's.
             withTempDir { dir ->
                 File(dir, "env.json").writeText(env)
@@ -434,27 +433,47 @@ object AipTests : Group() {
             }
         }
 
-        test("openCheckedFreshnessAndReplay") {
+        test("openFreshnessAndReplay") {
             val alice = aipKeys("alice")
             val bob = aipKeys("bob").withDid(BOB_DID)
             val aliceDoc = didDoc(ALICE_DID, alice)
             val env = aipSeal(alice, didDoc(BOB_DID, bob), sealHeader(), """{"offer": 2}""")
-            val opened = aipOpenChecked(bob, aliceDoc, env, AIP_NOW)
-            assertEquals(aipOpen(bob, aliceDoc, env), opened)
-            assertEquals("""{"offer":2}""", aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(600)).bodyJson)
-            assertThrows<AipException.Temporal> { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(601)) }
-            assertThrows<AipException.Temporal> { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.minusSeconds(301)) }
+            val opened = aipOpen(bob, aliceDoc, env, AIP_NOW)
+            assertEquals(aipOpen(bob, aliceDoc, env, skipFreshness = true), opened)
+            assertEquals("""{"offer":2}""", aipOpen(bob, aliceDoc, env, AIP_NOW.plusSeconds(600)).bodyJson)
+            assertThrows<AipException.Temporal> { aipOpen(bob, aliceDoc, env, AIP_NOW.plusSeconds(601)) }
+            assertThrows<AipException.Temporal> { aipOpen(bob, aliceDoc, env, AIP_NOW.minusSeconds(301)) }
             AipReplayWindow(AipReplayCapacity.SMALL).use { w ->
                 // A tampered copy is refused and not remembered.
                 val o = json(env)
-                assertThrows<AipException.Signature> { aipOpenChecked(bob, aliceDoc, o.with("type" to "aip.other").toString(), AIP_NOW, w) }
+                assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, o.with("type" to "aip.other").toString(), AIP_NOW, w) }
                 assertEquals(0uL, w.len())
-                assertEquals(opened, aipOpenChecked(bob, aliceDoc, env, AIP_NOW, w))
-                assertThrows<AipException.Replay>("replay") { aipOpenChecked(bob, aliceDoc, env, AIP_NOW.plusSeconds(5), w) }
+                assertEquals(opened, aipOpen(bob, aliceDoc, env, AIP_NOW, w))
+                assertThrows<AipException.Replay>("replay") { aipOpen(bob, aliceDoc, env, AIP_NOW.plusSeconds(5), w) }
                 assertTrue(w.contains(o.str("id")))
                 assertEquals(1uL, w.len())
             }
-            assertThrows<AipException.Binding> { aipOpenChecked(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW) }
+            assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW) }
+        }
+
+        test("openDefaultsAreSafeAndOptOutsNamed") {
+            // Issue 32: freshness at the clock by default (a 2019 envelope is refused), the
+            // recipient's DID required (or the addressee check skipped by name), and a stale
+            // envelope with a tampered body is a signature failure, as on every surface.
+            val alice = aipKeys("alice")
+            val bob = aipKeys("bob")
+            val aliceDoc = didDoc(ALICE_DID, alice)
+            val old = aipSeal(alice, didDoc(BOB_DID, bob), sealHeader(createdAt = "2019-06-01T12:00:00Z"), """{"offer": 3}""")
+            assertThrows<AipException.Input>("did:aip is required") { aipOpen(bob, aliceDoc, old) }
+            assertThrows<AipException.Temporal> { aipOpen(bob, aliceDoc, old, recipientDid = BOB_DID) }
+            assertThrows<AipException.Temporal> { aipOpen(bob.withDid(BOB_DID), aliceDoc, old) }
+            assertEquals("""{"offer":3}""", aipOpen(bob, aliceDoc, old, recipientDid = BOB_DID, skipFreshness = true).bodyJson)
+            assertEquals("""{"offer":3}""", aipOpen(bob, aliceDoc, old, anyRecipient = true, skipFreshness = true).bodyJson)
+            assertThrows<AipException.Input> { aipOpen(bob, aliceDoc, old, recipientDid = BOB_DID, anyRecipient = true) }
+            val o = json(old)
+            val eb = o.str("encrypted_body")
+            val tampered = o.with("encrypted_body" to eb.substring(0, 10) + (if (eb[10] == 'A') "B" else "A") + eb.substring(11)).toString()
+            assertThrows<AipException.Signature> { aipOpen(bob, aliceDoc, tampered, recipientDid = BOB_DID) }
         }
 
         test("vcVerifyProof") {

@@ -691,8 +691,6 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_open(
     ): Int
-    external fun uniffi_concordia_uniffi_checksum_func_aip_open_checked(
-    ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_parse_did_document(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_func_aip_parse_envelope(
@@ -1083,9 +1081,7 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_new_message_id(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_concordia_uniffi_fn_func_aip_open(`recipient`: Long,`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
-    external fun uniffi_concordia_uniffi_fn_func_aip_open_checked(`recipient`: Long,`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,`window`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_concordia_uniffi_fn_func_aip_open(`recipient`: Long,`senderDidDocumentJson`: RustBuffer.ByValue,`envelopeJson`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,`window`: RustBuffer.ByValue,`recipientDid`: RustBuffer.ByValue,`anyRecipient`: Byte,`skipFreshness`: Byte,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_parse_did_document(`didDocumentJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1295,10 +1291,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_new_message_id() and 0xFFFF) != 39158) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open() and 0xFFFF) != 22546) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open_checked() and 0xFFFF) != 1597) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open() and 0xFFFF) != 39046) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() and 0xFFFF) != 60883) {
@@ -6931,7 +6924,7 @@ sealed class AipException(message: String): kotlin.Exception(message) {
         class Randomness(message: String) : AipException(message)
         
     /**
-     * `aip_open_checked` with a replay window: an envelope whose id the window has
+     * `aip_open` with a replay window: an envelope whose id the window has
      * already seen (a duplicate delivery or a replay; acknowledge it, do not process it
      * again).
      */
@@ -8795,13 +8788,18 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
     
 
         /**
-         * Verifies an envelope against the sender's DID Document (as [`aip_verify_envelope`]),
-         * checks that it is addressed to `recipient`'s own DID when the key pair knows it (a key
-         * file's `did`, or [`AipKeyPair::with_did`]; `Binding` otherwise), as `concordia aip open`
-         * does, then opens its body with `recipient`'s X25519 key. Freshness and replay are the
-         * caller's ([`AipReplayWindow::check`]), or use [`aip_open_checked`].
+         * Opens an envelope as its recipient: every check of the one composition
+         * (`concordia_host::aip::open_envelope`, as `concordia aip open`), in its order: the
+         * signature under the sender's DID Document (as [`aip_verify_envelope`]), the addressee
+         * (`to` must be `recipient_did`, else `recipient`'s own DID from a key file's `did` or
+         * [`AipKeyPair::with_did`]; without either, `Input`, unless `any_recipient` skips the
+         * check by name), the body opens with `recipient`'s X25519 key; then freshness at `now`
+         * (default: the operating system's clock; `skip_freshness` skips it by name):
+         * `created_at` at most 300 s ahead and 600 s old (`Temporal`); with a `window`, its
+         * replay check instead: an id it has seen is `Replay` (the window remembers only
+         * envelopes that passed every other check).
          */
-    @Throws(AipException::class) fun `aipOpen`(`recipient`: AipKeyPair, `senderDidDocumentJson`: kotlin.String, `envelopeJson`: kotlin.String): AipOpened {
+    @Throws(AipException::class) fun `aipOpen`(`recipient`: AipKeyPair, `senderDidDocumentJson`: kotlin.String, `envelopeJson`: kotlin.String, `now`: java.time.Instant? = null, `window`: AipReplayWindow? = null, `recipientDid`: kotlin.String? = null, `anyRecipient`: kotlin.Boolean = false, `skipFreshness`: kotlin.Boolean = false): AipOpened {
             return FfiConverterTypeAipOpened.lift(
     uniffiRustCallWithError(AipException) { _status ->
     UniffiLib.uniffi_concordia_uniffi_fn_func_aip_open(
@@ -8809,31 +8807,12 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
         
         FfiConverterTypeAipKeyPair.lower(`recipient`),
         FfiConverterString.lower(`senderDidDocumentJson`),
-        FfiConverterString.lower(`envelopeJson`),_status)
-}
-    )
-    }
-    
-
-        /**
-         * Every recipient check of `concordia aip open`, in its order
-         * (`concordia_host::aip::open_checked`): the signature under the sender's DID Document,
-         * the addressee when `recipient` knows its DID, the body opens; then freshness at `now`
-         * (`created_at` at most 300 s ahead, 600 s old; `Temporal`) or, with a `window`, its
-         * replay check: an id it has seen is `Replay` (the window remembers only envelopes that
-         * verified and opened).
-         */
-    @Throws(AipException::class) fun `aipOpenChecked`(`recipient`: AipKeyPair, `senderDidDocumentJson`: kotlin.String, `envelopeJson`: kotlin.String, `now`: java.time.Instant, `window`: AipReplayWindow? = null): AipOpened {
-            return FfiConverterTypeAipOpened.lift(
-    uniffiRustCallWithError(AipException) { _status ->
-    UniffiLib.uniffi_concordia_uniffi_fn_func_aip_open_checked(
-    
-        
-        FfiConverterTypeAipKeyPair.lower(`recipient`),
-        FfiConverterString.lower(`senderDidDocumentJson`),
         FfiConverterString.lower(`envelopeJson`),
-        FfiConverterTimestamp.lower(`now`),
-        FfiConverterOptionalTypeAipReplayWindow.lower(`window`),_status)
+        FfiConverterOptionalTimestamp.lower(`now`),
+        FfiConverterOptionalTypeAipReplayWindow.lower(`window`),
+        FfiConverterOptionalString.lower(`recipientDid`),
+        FfiConverterBoolean.lower(`anyRecipient`),
+        FfiConverterBoolean.lower(`skipFreshness`),_status)
 }
     )
     }
