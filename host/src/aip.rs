@@ -239,7 +239,7 @@ pub fn open_checked<T: AsMut<[IdSlot]> + AsRef<[IdSlot]>, H: AsMut<[TimeSlot]> +
     match window {
         None => replay::check_fresh(env.created, now)?,
         Some(w) => {
-            if w.check(env.id, env.created, now)? == Verdict::Duplicate {
+            if w.check(env.replay_key(), env.created, now)? == Verdict::Duplicate {
                 return Ok(Opened::Duplicate);
             }
         }
