@@ -159,13 +159,14 @@ impl ReplayStore {
     /// Resolves the store's real path (symlinks followed once: every name of the store
     /// shares one lock and one file), locks it (waiting for other holders), refuses a file
     /// with more than one hard link, and restores its window under `options.integrity`. A
-    /// missing file is a cold start at `now`, or, when `new_ok`, an empty window without
-    /// the cold-start guard (only for a store known to be new); either way the window's
-    /// generation starts at the minimum given. A file that is not a usable snapshot is
+    /// missing file is a cold start at `now`, written to the file at once, or, when
+    /// `new_ok`, an empty window without the cold-start guard (only for a store known to be
+    /// new); either way the window's generation starts at the minimum given. A file that is not a usable snapshot is
     /// refused (the caller must not go on; removing the file gives a cold start).
     ///
     /// # Errors
-    /// [`StoreError::Io`] when the file cannot be resolved, locked or read, or is unsafe;
+    /// [`StoreError::Io`] when the file cannot be resolved, locked, read or (at a cold
+    /// start) written, or is unsafe;
     /// [`StoreError::Refused`] for an unusable file or invalid `integrity`.
     pub fn open_with(
         path: &Path,
@@ -195,14 +196,20 @@ impl ReplayStore {
                 }
             }
         };
-        Ok(ReplayStore {
+        let mut store = ReplayStore {
             path: real,
             _lock: lock,
             mac_key: i.mac_key.map(<[u8]>::to_vec),
             owner: i.owner.to_vec(),
             window,
             opened,
-        })
+        };
+        if opened == Opened::ColdStart {
+            // The start is kept at once: every later open restores the same guard (a store
+            // never written would start cold anew at each open and never accept anything).
+            store.save()?;
+        }
+        Ok(store)
     }
 
     /// The store's real path (symlinks resolved).
