@@ -256,7 +256,7 @@ mod tests {
             assert!(s.window.check(1, now, now).is_err(), "created at the cold start");
             assert!(s.window.check(1, now.add_seconds(300).unwrap(), now).is_err(), "within the skew of the start");
             assert_eq!(s.window.check(1, later, later), Ok(Verdict::Fresh));
-            assert_eq!(s.save().unwrap(), 1);
+            assert_eq!(s.save().unwrap(), 2, "the cold start was saved at open (generation 1)");
         }
         {
             let mut s = ReplayStore::open(&path, now, false).unwrap();
