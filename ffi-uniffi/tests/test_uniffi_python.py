@@ -1067,11 +1067,11 @@ def test_aip_replay_window():
     # Full: every slot holds an id still inside the window.
     full = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     for i in range(1024):
-        assert full.check(f"00000000-0000-4000-8000-{i:012x}", AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+        assert full.check(REPLAY_FROM, f"00000000-0000-4000-8000-{i:012x}", AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
     with pytest.raises(c.AipError.Limit):
-        full.check(c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
+        full.check(REPLAY_FROM, c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
     assert full.len() == 1024
-    assert full.check("00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
+    assert full.check(REPLAY_FROM, "00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
     with pytest.raises(c.AipError.Schema, match="UUID"):
         w.contains(REPLAY_FROM, "not-a-uuid")
     with pytest.raises(c.AipError.Schema, match="RFC 3339"):
@@ -1083,7 +1083,7 @@ def test_aip_replay_window_snapshot_restore_and_cold_start():
     a = c.aip_new_message_id()
     assert w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
     snap = w.snapshot()
-    assert isinstance(snap, bytes) and len(snap) == 68 + 28
+    assert isinstance(snap, bytes) and len(snap) == 76 + 28
     r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     r.restore(snap, AIP_NOW)
     assert r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE and not r.is_cold_started()
@@ -1095,7 +1095,7 @@ def test_aip_replay_window_snapshot_restore_and_cold_start():
         with pytest.raises(c.AipError.Input, match="snapshot"):
             r.restore(bad, AIP_NOW)
         assert r.is_cold_started() and r.len() == 0
-        with pytest.raises(c.AipError.Temporal, match="cold start"):
+        with pytest.raises(c.AipError.Temporal, match="cold-start guard"):
             r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW)
     # A fresh window with nothing to restore: cold start, or the explicit opt-out.
     r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
@@ -1104,6 +1104,31 @@ def test_aip_replay_window_snapshot_restore_and_cold_start():
         r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW)
     r.end_cold_start()
     assert r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+
+
+def test_aip_replay_window_sender_keys_and_sealed_snapshots():
+    """Issue 32: another sender's copy of an id is not a replay; the cold start refuses
+    created_at up to 300 s after it; sealed snapshots refuse rollback, swap and edits."""
+    w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    a = c.aip_new_message_id()
+    assert w.check("did:aip:evil.example:mallory", a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    assert w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    key = bytes(range(32))
+    old = w.snapshot_sealed(key, b"did:web:me")
+    cur = w.snapshot_sealed(key, b"did:web:me")
+    edited = bytearray(cur)
+    edited[40] ^= 1
+    for snap, owner, minimum in ((old, b"did:web:me", 2), (cur, b"did:web:other", 0), (w.snapshot(), b"did:web:me", 0), (bytes(edited), b"did:web:me", 0)):
+        r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+        with pytest.raises(c.AipError.Binding):
+            r.restore_sealed(snap, AIP_NOW, key, owner, minimum)
+        assert r.is_cold_started() and r.len() == 0
+    r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    r.restore_sealed(cur, AIP_NOW, key, b"did:web:me", 2)
+    assert r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
+    r.cold_start(AIP_NOW)
+    with pytest.raises(c.AipError.Temporal):
+        r.check(REPLAY_FROM, a, "2026-05-10T14:30:00Z", AIP_NOW)
 
 
 def test_aip_replay_window_sizes_on_small_stacks():
@@ -1116,7 +1141,7 @@ def test_aip_replay_window_sizes_on_small_stacks():
     def build():
         for cap in (c.AipReplayCapacity.MEDIUM, c.AipReplayCapacity.LARGE):
             made[cap] = c.AipReplayWindow(cap)
-            made[cap].check(c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
+            made[cap].check(REPLAY_FROM, c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
 
     old = threading.stack_size(256 * 1024)
     try:

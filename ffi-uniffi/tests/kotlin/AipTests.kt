@@ -501,11 +501,11 @@ object AipTests : Group() {
             // Full: every slot holds an id still inside the window.
             val full = AipReplayWindow(AipReplayCapacity.SMALL)
             for (i in 0 until 1024) {
-                assertEquals(AipVerdict.FRESH, full.check("00000000-0000-4000-8000-%012x".format(i), AIP_CREATED, AIP_NOW))
+                assertEquals(AipVerdict.FRESH, full.check(REPLAY_FROM, "00000000-0000-4000-8000-%012x".format(i), AIP_CREATED, AIP_NOW))
             }
-            assertThrows<AipException.Limit> { full.check(aipNewMessageId(), AIP_CREATED, AIP_NOW) }
+            assertThrows<AipException.Limit> { full.check(REPLAY_FROM, aipNewMessageId(), AIP_CREATED, AIP_NOW) }
             assertEquals(1024uL, full.len())
-            assertEquals(AipVerdict.DUPLICATE, full.check("00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW))
+            assertEquals(AipVerdict.DUPLICATE, full.check(REPLAY_FROM, "00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW))
             assertThrows<AipException.Schema>("UUID") { w.contains(REPLAY_FROM, "not-a-uuid") }
             assertThrows<AipException.Schema>("RFC 3339") { w.check(REPLAY_FROM, aipNewMessageId(), "yesterday", AIP_NOW) }
             full.close()
@@ -517,7 +517,7 @@ object AipTests : Group() {
             val a = aipNewMessageId()
             assertEquals(AipVerdict.FRESH, w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
             val snap = w.snapshot()
-            assertEquals(68 + 28, snap.size)
+            assertEquals(76 + 28, snap.size)
             val r = AipReplayWindow(AipReplayCapacity.SMALL)
             r.restore(snap, AIP_NOW)
             assertEquals(AipVerdict.DUPLICATE, r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
@@ -531,14 +531,14 @@ object AipTests : Group() {
                 assertThrows<AipException.Input>("snapshot") { cold.restore(bad, AIP_NOW) }
                 assertTrue(cold.isColdStarted())
                 assertEquals(0uL, cold.len())
-                assertThrows<AipException.Temporal>("cold start") { cold.check(a, AIP_CREATED, AIP_NOW) }
+                assertThrows<AipException.Temporal>("cold start") { cold.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) }
             }
             // Nothing to restore: a cold start, or the explicit opt-out.
             val fresh = AipReplayWindow(AipReplayCapacity.SMALL)
             fresh.coldStart(AIP_NOW)
-            assertThrows<AipException.Temporal> { fresh.check(a, AIP_CREATED, AIP_NOW) }
+            assertThrows<AipException.Temporal> { fresh.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) }
             fresh.endColdStart()
-            assertEquals(AipVerdict.FRESH, fresh.check(a, AIP_CREATED, AIP_NOW))
+            assertEquals(AipVerdict.FRESH, fresh.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
         }
 
         test("replayWindowOnSmallStack") {
