@@ -228,9 +228,9 @@ test("replay window: verdicts, bounds, capacity", () => {
   assert.ok(!w.contains(REPLAY_FROM, a) && w.contains(REPLAY_FROM, b));
   const full = new c.AipReplayWindow("small");
   for (let i = 0; i < 1024; i++) {
-    assert.equal(full.check(`00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`, AIP_CREATED, AIP_NOW), "fresh");
+    assert.equal(full.check(REPLAY_FROM, `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`, AIP_CREATED, AIP_NOW), "fresh");
   }
-  assert.throws(() => full.check(c.aipNewMessageId(), AIP_CREATED, AIP_NOW), { name: "LimitError", code: "CONCORDIA_LIMIT_CAPACITY" });
+  assert.throws(() => full.check(REPLAY_FROM, c.aipNewMessageId(), AIP_CREATED, AIP_NOW), { name: "LimitError", code: "CONCORDIA_LIMIT_CAPACITY" });
   assert.equal(full.len(), 1024);
   assert.throws(() => w.contains(REPLAY_FROM, "not-a-uuid"), { name: "SchemaError", message: /UUID/ });
   assert.throws(() => w.check(REPLAY_FROM, c.aipNewMessageId(), "yesterday", AIP_NOW), { name: "SchemaError", message: /RFC 3339/ });
@@ -244,7 +244,7 @@ test("replay window: snapshot, restore, cold start", () => {
   const a = c.aipNewMessageId();
   assert.equal(w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "fresh");
   const snap = w.snapshot();
-  assert.ok(snap instanceof Uint8Array && snap.length === 68 + 28);
+  assert.ok(snap instanceof Uint8Array && snap.length === 76 + 28);
   let r = new c.AipReplayWindow("small");
   r.restore(snap, AIP_NOW);
   assert.equal(r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "duplicate");
@@ -254,13 +254,37 @@ test("replay window: snapshot, restore, cold start", () => {
     r = new c.AipReplayWindow("small");
     assert.throws(() => r.restore(bad, AIP_NOW), { name: "InputError", message: /snapshot/ });
     assert.ok(r.isColdStarted() && r.len() === 0);
-    assert.throws(() => r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), { name: "TemporalError", message: /cold start/ });
+    assert.throws(() => r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), { name: "TemporalError", message: /cold-start guard/ });
   }
   r = new c.AipReplayWindow("small");
   r.coldStart(AIP_NOW);
   assert.throws(() => r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), { name: "TemporalError" });
   r.endColdStart();
   assert.equal(r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "fresh");
+});
+
+test("replay window: sender keys, sealed snapshots (issue 32)", () => {
+  const w = new c.AipReplayWindow("small");
+  const a = c.aipNewMessageId();
+  assert.equal(w.check("did:aip:evil.example:mallory", a, AIP_CREATED, AIP_NOW), "fresh");
+  assert.equal(w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "fresh", "another sender's copy of an id is not a replay");
+  const key = Uint8Array.from({ length: 32 }, (_, i) => i);
+  const me = new TextEncoder().encode("did:web:me");
+  const old = w.snapshotSealed(key, me);
+  const cur = w.snapshotSealed(key, me);
+  assert.equal(w.generation(), 2);
+  const edited = Uint8Array.from(cur);
+  edited[40] ^= 1;
+  for (const [snap, owner, min] of [[old, me, 2], [cur, new TextEncoder().encode("did:web:other"), 0], [w.snapshot(), me, 0], [edited, me, 0]]) {
+    const r = new c.AipReplayWindow("small");
+    assert.throws(() => r.restoreSealed(snap, AIP_NOW, key, owner, min), { name: "BindingError" });
+    assert.ok(r.isColdStarted() && r.len() === 0);
+  }
+  const r = new c.AipReplayWindow("small");
+  r.restoreSealed(cur, AIP_NOW, key, me, 2);
+  assert.equal(r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "duplicate");
+  r.coldStart(AIP_NOW);
+  assert.throws(() => r.check(REPLAY_FROM, a, "2026-05-10T14:30:00Z", AIP_NOW), { name: "TemporalError" });
 });
 
 const credential = (issuer, extra = {}) =>
