@@ -531,7 +531,7 @@ object AipTests : Group() {
                 assertThrows<AipException.Input>("snapshot") { cold.restore(bad, AIP_NOW) }
                 assertTrue(cold.isColdStarted())
                 assertEquals(0uL, cold.len())
-                assertThrows<AipException.Temporal>("cold start") { cold.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) }
+                assertThrows<AipException.Temporal>("cold-start guard") { cold.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) }
             }
             // Nothing to restore: a cold start, or the explicit opt-out.
             val fresh = AipReplayWindow(AipReplayCapacity.SMALL)
