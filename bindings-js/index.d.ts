@@ -388,13 +388,21 @@ export function aipOpen(
 /** Remembers message ids for 600 s (at-least-once delivery). */
 export class AipReplayWindow {
   constructor(capacity: "small" | "medium" | "large");
-  check(id: string, createdAt: string, now: Time): "fresh" | "duplicate";
-  contains(id: string): boolean;
+  /** One delivery of message `id` from the sender `from` (its DID): only a copy from the same sender is a duplicate. */
+  check(from: string, id: string, createdAt: string, now: Time): "fresh" | "duplicate";
+  contains(from: string, id: string): boolean;
+  /** The generation of the last snapshot written or restored (0 before any). */
+  generation(): number;
   len(): number;
   isEmpty(): boolean;
   capacity(): number;
+  /** Versioned bytes, one generation more; the checksum detects accidents, not tampering. */
   snapshot(): Uint8Array;
+  /** Sealed with HMAC-SHA256 under `macKey` (>= 16 bytes, kept outside the file), bound to `owner`. */
+  snapshotSealed(macKey: Uint8Array, owner: Uint8Array): Uint8Array;
   restore(snapshot: Uint8Array, now: Time): void;
+  /** Checks the MAC and refuses a generation below `minGeneration` (rollback); fails closed. */
+  restoreSealed(snapshot: Uint8Array, now: Time, macKey: Uint8Array, owner: Uint8Array, minGeneration: number): void;
   coldStart(now: Time): void;
   endColdStart(): void;
   isColdStarted(): boolean;

@@ -548,7 +548,8 @@ typedef uint32_t concordia_transcript_format;
 // Thread safety: immutable once created; may be shared by threads.
 typedef struct concordia_aip_keypair concordia_aip_keypair;
 
-// A replay window: remembers up to its capacity of message ids for 600 s. Created with
+// A replay window: remembers up to its capacity of messages (sender and id) for 600 s.
+// Created with
 // concordia_aip_replay_window_new, released with concordia_aip_replay_window_free.
 //
 // Thread safety: not synchronized; use from one thread at a time (it may move between
@@ -1331,30 +1332,35 @@ concordia_result concordia_aip_replay_window_new(size_t capacity,
 // `w` must be NULL or a window from concordia_aip_replay_window_new, not used afterwards.
 void concordia_aip_replay_window_free(struct concordia_aip_replay_window *w);
 
-// Checks one delivery of the message `id` (a lowercase UUID v4) created at `created_at`
-// (RFC 3339) against `now` (Unix seconds) and writes the verdict: FRESH (remembered now)
-// or DUPLICATE. A `now` earlier than one already seen counts as the latest seen.
+// Checks one delivery of the message `id` (a lowercase UUID v4) from the sender `from`
+// (its DID: the envelope's signed `from`) created at `created_at` (RFC 3339) against
+// `now` (Unix seconds) and writes the verdict: FRESH (remembered now) or DUPLICATE. Only
+// a copy from the same sender is a duplicate: another sender's envelope with the same id
+// is another message. A `now` earlier than one already seen counts as the latest seen.
 //
 // Returns CONCORDIA_TEMPORAL when `created_at` is more than 300 s ahead of `now`, more
-// than 600 s old, or not after a cold start still in force; CONCORDIA_LIMIT_CAPACITY when
-// the id is new and every slot holds an id still inside the window; CONCORDIA_SCHEMA for
-// an id or time that does not parse. A failed check leaves the window unchanged, its clock
-// included.
+// than 600 s old, or not after a cold-start guard still in force;
+// CONCORDIA_LIMIT_CAPACITY when the message is new and every slot holds one still inside
+// the window; CONCORDIA_SCHEMA for an id or time that does not parse. A failed check
+// leaves the window unchanged, its clock included.
 //
 // # Safety
-// `w` must be a live window; `id` and `created_at` valid for their lengths; `out` for one
-// write.
+// `w` must be a live window; `from`, `id` and `created_at` valid for their lengths; `out`
+// for one write.
 concordia_result concordia_aip_replay_window_check(struct concordia_aip_replay_window *w,
+                                                   struct concordia_str from,
                                                    struct concordia_str id,
                                                    struct concordia_str created_at,
                                                    int64_t now,
                                                    concordia_aip_verdict *out);
 
-// Writes 1 to `*out` when the id (a lowercase UUID v4) is remembered, else 0.
+// Writes 1 to `*out` when the message `id` (a lowercase UUID v4) from `from` (the
+// sender's DID) is remembered, else 0.
 //
 // # Safety
-// `w` must be a live window; `id` valid for its length; `out` for one write.
+// `w` must be a live window; `from` and `id` valid for their lengths; `out` for one write.
 concordia_result concordia_aip_replay_window_contains(const struct concordia_aip_replay_window *w,
+                                                      struct concordia_str from,
                                                       struct concordia_str id,
                                                       uint8_t *out);
 
@@ -1366,26 +1372,58 @@ concordia_result concordia_aip_replay_window_len(const struct concordia_aip_repl
                                                  size_t *len,
                                                  size_t *capacity);
 
-// Writes the window's state (ids, their `created_at`, its clock, a cold-start guard) into
-// `out` as versioned, checksummed bytes: 68 bytes plus 28 per id remembered. `out = NULL,
-// out_cap = 0` queries the length (CONCORDIA_BUFFER_TOO_SMALL with `*out_len`). Save it
-// before acting on a FRESH verdict, and give it to concordia_aip_replay_window_restore
-// after a restart.
+// Writes the window's state (messages, their `created_at`, its clock, a cold-start guard,
+// the next generation) into `out` as versioned, checksummed bytes: 76 bytes plus 28 per
+// message remembered. `out = NULL, out_cap = 0` queries the length
+// (CONCORDIA_BUFFER_TOO_SMALL with `*out_len`). Every snapshot written is one generation
+// more (concordia_aip_replay_window_generation). Save it before acting on a FRESH
+// verdict, and give it to concordia_aip_replay_window_restore after a restart. The
+// checksum detects accidents, not tampering: see concordia_aip_replay_window_snapshot_sealed.
 //
 // # Safety
 // `w` must be a live window; `out` valid for `out_cap` bytes of writes; `out_len` for one
 // write.
-concordia_result concordia_aip_replay_window_snapshot(const struct concordia_aip_replay_window *w,
+concordia_result concordia_aip_replay_window_snapshot(struct concordia_aip_replay_window *w,
                                                       uint8_t *out,
                                                       size_t out_cap,
                                                       size_t *out_len);
 
+// As concordia_aip_replay_window_snapshot, sealed with HMAC-SHA256 under `mac_key`
+// (`mac_key_len` >= 16 bytes; keep it outside the snapshot's file) and bound to `owner`
+// (e.g. the recipient's DID; may be empty), so an edited snapshot, another key's or
+// another owner's does not restore. `mac_key = NULL, mac_key_len = 0`: the plain checksum
+// (then `owner_len` must be 0). CONCORDIA_INVALID_ARGUMENT for a short key or an owner
+// without a key.
+//
+// # Safety
+// `w` must be a live window; `mac_key` and `owner` valid for their lengths (NULL only
+// with 0); `out` valid for `out_cap` bytes of writes; `out_len` for one write.
+concordia_result concordia_aip_replay_window_snapshot_sealed(struct concordia_aip_replay_window *w,
+                                                             const uint8_t *mac_key,
+                                                             size_t mac_key_len,
+                                                             const uint8_t *owner,
+                                                             size_t owner_len,
+                                                             uint8_t *out,
+                                                             size_t out_cap,
+                                                             size_t *out_len);
+
+// Writes the generation of the last snapshot the window wrote or restored (0 before any).
+// Keep the value a snapshot was written with to pass as `min_generation` to
+// concordia_aip_replay_window_restore_sealed.
+//
+// # Safety
+// `w` must be a live window; `out` valid for one write.
+concordia_result concordia_aip_replay_window_generation(const struct concordia_aip_replay_window *w,
+                                                        uint64_t *out);
+
 // Replaces the window's state with a snapshot from concordia_aip_replay_window_snapshot.
 //
-// Fails closed: bytes that are truncated, corrupt or of another version
-// (CONCORDIA_ENCODING), or hold more ids than the capacity (CONCORDIA_LIMIT_CAPACITY),
-// are refused, and the window is then emptied and cold-started at `now` (Unix seconds;
-// see concordia_aip_replay_window_cold_start). `now` is not used on success.
+// Fails closed: bytes that are truncated, corrupt or of another version, version 1
+// included (CONCORDIA_ENCODING), or hold more messages than the capacity
+// (CONCORDIA_LIMIT_CAPACITY), or are sealed with a MAC (CONCORDIA_BINDING), are refused,
+// and the window is then emptied and cold-started at `now` (Unix seconds; see
+// concordia_aip_replay_window_cold_start). A snapshot of a window that never accepted
+// anything restores as a cold start at `now`; otherwise `now` is not used on success.
 //
 // # Safety
 // `w` must be a live window; `snapshot` valid for `snapshot_len` bytes (NULL only with
@@ -1395,9 +1433,31 @@ concordia_result concordia_aip_replay_window_restore(struct concordia_aip_replay
                                                      size_t snapshot_len,
                                                      int64_t now);
 
-// Forgets every id and starts cold at `now` (Unix seconds; call it when there is no
-// snapshot to restore): until 600 s have passed, envelopes created at or before the start
-// are refused (CONCORDIA_TEMPORAL), since they may have been accepted before the restart.
+// As concordia_aip_replay_window_restore, checking the snapshot's HMAC-SHA256 under
+// `mac_key` and `owner` (as concordia_aip_replay_window_snapshot_sealed wrote it) and that
+// its generation is at least `min_generation` (0: any). An edited snapshot, another key's
+// or owner's, one without a MAC, or an older generation (rollback) is refused with
+// CONCORDIA_BINDING, fail closed as above; the window's generation is then at least
+// `min_generation`.
+//
+// # Safety
+// As concordia_aip_replay_window_restore; `mac_key` and `owner` valid for their lengths
+// (NULL only with 0).
+concordia_result concordia_aip_replay_window_restore_sealed(struct concordia_aip_replay_window *w,
+                                                            const uint8_t *snapshot,
+                                                            size_t snapshot_len,
+                                                            int64_t now,
+                                                            const uint8_t *mac_key,
+                                                            size_t mac_key_len,
+                                                            const uint8_t *owner,
+                                                            size_t owner_len,
+                                                            uint64_t min_generation);
+
+// Forgets every message and starts cold at `now` (Unix seconds; call it when there is no
+// snapshot to restore): envelopes created at or before `now + 300 s` are refused
+// (CONCORDIA_TEMPORAL) until `now + 900 s`, since the lost window may have accepted them
+// (it took `created_at` up to 300 s ahead of its clock). Genuine envelopes created in
+// those 300 s are refused too: the availability cost of a lost store.
 //
 // # Safety
 // `w` must be a live window.

@@ -11,7 +11,7 @@ use concordia_core::aip::did::{self, DidDocument, Route, RouteMode};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::{IdSlot, ReplayWindow, TimeSlot, Verdict};
+use concordia_core::aip::replay::{replay_key, IdSlot, Integrity, ReplayWindow, TimeSlot, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
@@ -493,29 +493,37 @@ impl AipReplayWindow {
         Ok(AipReplayWindow { inner: Window::new_in(ids, times) })
     }
 
-    /// Checks one delivery of message `id` (a lowercase UUID v4) created at `createdAt`
-    /// (RFC 3339) against `now` (a `Date`): `fresh` (remembered now) or `duplicate`.
+    /// Checks one delivery of message `id` (a lowercase UUID v4) from `from` (the sender's
+    /// DID, the envelope's signed `from`) created at `createdAt` (RFC 3339) against `now`
+    /// (a `Date`): `fresh` (remembered now) or `duplicate` (only a copy from the same
+    /// sender).
     ///
     /// # Errors
-    /// `TemporalError` outside the window, `LimitError` when every slot is in use,
-    /// `SchemaError` / `InputError` for a malformed id or time.
-    pub fn check(&mut self, id: &str, created_at: &str, now: &JsValue) -> JsResult<String> {
+    /// `TemporalError` outside the window or not after a cold-start guard, `LimitError`
+    /// when every slot is in use, `SchemaError` / `InputError` for a malformed id or time.
+    pub fn check(&mut self, from: &str, id: &str, created_at: &str, now: &JsValue) -> JsResult<String> {
         let id = envelope::parse_uuid_v4(id)?;
         let created = envelope::parse_rfc3339(created_at)?;
         let now = timestamp(now)?;
-        Ok(match self.inner.check(id, created, now)? {
+        Ok(match self.inner.check(replay_key(from, id), created, now)? {
             Verdict::Fresh => "fresh",
             Verdict::Duplicate => "duplicate",
         }
         .to_string())
     }
 
-    /// Whether the id (a lowercase UUID v4) is remembered.
+    /// Whether the message `id` (a lowercase UUID v4) from `from` is remembered.
     ///
     /// # Errors
     /// For a malformed id.
-    pub fn contains(&self, id: &str) -> JsResult<bool> {
-        Ok(self.inner.contains(envelope::parse_uuid_v4(id)?))
+    pub fn contains(&self, from: &str, id: &str) -> JsResult<bool> {
+        Ok(self.inner.contains(replay_key(from, envelope::parse_uuid_v4(id)?)))
+    }
+
+    /// The generation of the last snapshot written or restored (0 before any).
+    #[allow(clippy::cast_precision_loss)]
+    pub fn generation(&self) -> f64 {
+        self.inner.generation() as f64
     }
 
     /// Ids currently remembered.
@@ -536,27 +544,65 @@ impl AipReplayWindow {
         self.inner.capacity() as f64
     }
 
-    /// The window's state as versioned, checksummed bytes, for `restore` after a restart.
-    /// Save it before acting on a `fresh` verdict.
+    /// The window's state as versioned, checksummed bytes (one generation more), for
+    /// `restore` after a restart. Save it before acting on a `fresh` verdict. The checksum
+    /// detects accidents, not tampering: see `snapshotSealed`.
     ///
     /// # Errors
     /// `LimitError` when memory runs out.
-    pub fn snapshot(&self) -> JsResult<Vec<u8>> {
-        Ok(concordia_host::replay::snapshot(&self.inner)?)
+    pub fn snapshot(&mut self) -> JsResult<Vec<u8>> {
+        Ok(concordia_host::replay::snapshot(&mut self.inner)?)
+    }
+
+    /// The snapshot sealed with HMAC-SHA256 under `macKey` (at least 16 bytes, kept outside
+    /// the file) and bound to `owner` (e.g. the recipient's DID; may be empty).
+    ///
+    /// # Errors
+    /// `InputError` for a short key; `LimitError` when memory runs out.
+    #[wasm_bindgen(js_name = snapshotSealed)]
+    pub fn snapshot_sealed(&mut self, mac_key: &[u8], owner: &[u8]) -> JsResult<Vec<u8>> {
+        let i = Integrity { mac_key: Some(mac_key), owner, min_generation: 0 };
+        Ok(concordia_host::replay::snapshot_sealed(&mut self.inner, &i)?)
     }
 
     /// Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
-    /// corrupt or of another version are refused and the window is cold-started at `now`.
+    /// corrupt or of another version (version 1 included), or sealed, are refused and the
+    /// window is cold-started at `now`. A snapshot of a window that never accepted anything
+    /// restores as a cold start at `now`.
     ///
     /// # Errors
-    /// `InputError` or `LimitError` for a refused snapshot.
+    /// `InputError`, `BindingError` or `LimitError` for a refused snapshot.
     pub fn restore(&mut self, snapshot: &[u8], now: &JsValue) -> JsResult<()> {
         let now = timestamp(now)?;
         Ok(self.inner.restore(snapshot, now)?)
     }
 
-    /// Forgets every id and starts cold at `now`: until 600 s have passed, envelopes
-    /// created at or before the start are refused (`TemporalError`).
+    /// As `restore`, checking the snapshot's HMAC-SHA256 under `macKey` and `owner` and that
+    /// its generation is at least `minGeneration`: an edited snapshot, another key's or
+    /// owner's, an unsealed one or an older generation (rollback) is refused, fail closed.
+    ///
+    /// # Errors
+    /// `BindingError` for those; as `restore` otherwise.
+    #[wasm_bindgen(js_name = restoreSealed)]
+    pub fn restore_sealed(
+        &mut self,
+        snapshot: &[u8],
+        now: &JsValue,
+        mac_key: &[u8],
+        owner: &[u8],
+        min_generation: f64,
+    ) -> JsResult<()> {
+        let now = timestamp(now)?;
+        if !((0.0..=9_007_199_254_740_991.0).contains(&min_generation) && min_generation.fract() == 0.0) {
+            return Err(Error::InvalidArgument("minGeneration must be a whole number from 0 to 2^53 - 1").into());
+        }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let i = Integrity { mac_key: Some(mac_key), owner, min_generation: min_generation as u64 };
+        Ok(self.inner.restore_sealed(snapshot, now, &i)?)
+    }
+
+    /// Forgets every message and starts cold at `now`: envelopes created at or before
+    /// `now + 300 s` are refused (`TemporalError`) until `now + 900 s`.
     ///
     /// # Errors
     /// `InputError` for a bad time.

@@ -8,6 +8,7 @@ import { test } from "node:test";
 
 import * as c from "../node.js";
 import { ROOT, SEED, cli, derive, fromHex, hex } from "./helpers.mjs";
+const REPLAY_FROM = "did:aip:aigentix.org:alice";
 
 const ALICE_DID = "did:aip:aigentix.org:alice";
 const BOB_DID = "did:aip:etagi.ru:bob";
@@ -207,32 +208,32 @@ test("replay window: verdicts, bounds, capacity", () => {
   const w = new c.AipReplayWindow("small");
   assert.deepEqual([w.capacity(), w.len(), w.isEmpty()], [1024, 0, true]);
   const [a, b] = [c.aipNewMessageId(), c.aipNewMessageId()];
-  assert.equal(w.check(a, AIP_CREATED, AIP_NOW), "fresh");
-  assert.equal(w.check(a, AIP_CREATED, plus(AIP_NOW, 5)), "duplicate");
-  assert.ok(w.contains(a) && !w.contains(b) && w.len() === 1 && !w.isEmpty());
-  assert.equal(w.check(b, "2026-05-10T14:30:05Z", plus(AIP_NOW, 5)), "fresh");
-  assert.throws(() => w.check(c.aipNewMessageId(), "2026-05-10T14:30:06Z", plus(AIP_NOW, 5)), {
+  assert.equal(w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "fresh");
+  assert.equal(w.check(REPLAY_FROM, a, AIP_CREATED, plus(AIP_NOW, 5)), "duplicate");
+  assert.ok(w.contains(REPLAY_FROM, a) && !w.contains(REPLAY_FROM, b) && w.len() === 1 && !w.isEmpty());
+  assert.equal(w.check(REPLAY_FROM, b, "2026-05-10T14:30:05Z", plus(AIP_NOW, 5)), "fresh");
+  assert.throws(() => w.check(REPLAY_FROM, c.aipNewMessageId(), "2026-05-10T14:30:06Z", plus(AIP_NOW, 5)), {
     name: "TemporalError",
     message: /future/,
   });
-  assert.throws(() => w.check(c.aipNewMessageId(), "2026-05-10T14:14:59Z", plus(AIP_NOW, 1)), {
+  assert.throws(() => w.check(REPLAY_FROM, c.aipNewMessageId(), "2026-05-10T14:14:59Z", plus(AIP_NOW, 1)), {
     name: "TemporalError",
     message: /older/,
   });
   const later = plus(AIP_NOW, 601);
-  assert.throws(() => w.check(a, AIP_CREATED, later), { name: "TemporalError" });
-  assert.ok(w.contains(a));
-  assert.equal(w.check(a, AIP_CREATED, AIP_NOW), "duplicate");
-  assert.equal(w.check(c.aipNewMessageId(), "2026-05-10T14:30:00Z", later), "fresh");
-  assert.ok(!w.contains(a) && w.contains(b));
+  assert.throws(() => w.check(REPLAY_FROM, a, AIP_CREATED, later), { name: "TemporalError" });
+  assert.ok(w.contains(REPLAY_FROM, a));
+  assert.equal(w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "duplicate");
+  assert.equal(w.check(REPLAY_FROM, c.aipNewMessageId(), "2026-05-10T14:30:00Z", later), "fresh");
+  assert.ok(!w.contains(REPLAY_FROM, a) && w.contains(REPLAY_FROM, b));
   const full = new c.AipReplayWindow("small");
   for (let i = 0; i < 1024; i++) {
-    assert.equal(full.check(`00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`, AIP_CREATED, AIP_NOW), "fresh");
+    assert.equal(full.check(REPLAY_FROM, `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`, AIP_CREATED, AIP_NOW), "fresh");
   }
-  assert.throws(() => full.check(c.aipNewMessageId(), AIP_CREATED, AIP_NOW), { name: "LimitError", code: "CONCORDIA_LIMIT_CAPACITY" });
+  assert.throws(() => full.check(REPLAY_FROM, c.aipNewMessageId(), AIP_CREATED, AIP_NOW), { name: "LimitError", code: "CONCORDIA_LIMIT_CAPACITY" });
   assert.equal(full.len(), 1024);
-  assert.throws(() => w.contains("not-a-uuid"), { name: "SchemaError", message: /UUID/ });
-  assert.throws(() => w.check(c.aipNewMessageId(), "yesterday", AIP_NOW), { name: "SchemaError", message: /RFC 3339/ });
+  assert.throws(() => w.contains(REPLAY_FROM, "not-a-uuid"), { name: "SchemaError", message: /UUID/ });
+  assert.throws(() => w.check(REPLAY_FROM, c.aipNewMessageId(), "yesterday", AIP_NOW), { name: "SchemaError", message: /RFC 3339/ });
   assert.throws(() => new c.AipReplayWindow("huge"), { name: "InputError", message: /capacity/ });
   assert.equal(new c.AipReplayWindow("medium").capacity(), 16384);
   assert.equal(new c.AipReplayWindow("large").capacity(), 65536);
@@ -241,25 +242,49 @@ test("replay window: verdicts, bounds, capacity", () => {
 test("replay window: snapshot, restore, cold start", () => {
   const w = new c.AipReplayWindow("small");
   const a = c.aipNewMessageId();
-  assert.equal(w.check(a, AIP_CREATED, AIP_NOW), "fresh");
+  assert.equal(w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "fresh");
   const snap = w.snapshot();
-  assert.ok(snap instanceof Uint8Array && snap.length === 68 + 28);
+  assert.ok(snap instanceof Uint8Array && snap.length === 76 + 28);
   let r = new c.AipReplayWindow("small");
   r.restore(snap, AIP_NOW);
-  assert.equal(r.check(a, AIP_CREATED, AIP_NOW), "duplicate");
+  assert.equal(r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "duplicate");
   assert.equal(r.isColdStarted(), false);
-  assert.deepEqual(r.snapshot(), snap);
+  assert.deepEqual(r.snapshot().slice(16, -32), snap.slice(16, -32));
   for (const bad of [snap.subarray(0, -1), Uint8Array.of(snap[0] ^ 1, ...snap.subarray(1)), new Uint8Array(), new Uint8Array(200)]) {
     r = new c.AipReplayWindow("small");
     assert.throws(() => r.restore(bad, AIP_NOW), { name: "InputError", message: /snapshot/ });
     assert.ok(r.isColdStarted() && r.len() === 0);
-    assert.throws(() => r.check(a, AIP_CREATED, AIP_NOW), { name: "TemporalError", message: /cold start/ });
+    assert.throws(() => r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), { name: "TemporalError", message: /cold-start guard/ });
   }
   r = new c.AipReplayWindow("small");
   r.coldStart(AIP_NOW);
-  assert.throws(() => r.check(a, AIP_CREATED, AIP_NOW), { name: "TemporalError" });
+  assert.throws(() => r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), { name: "TemporalError" });
   r.endColdStart();
-  assert.equal(r.check(a, AIP_CREATED, AIP_NOW), "fresh");
+  assert.equal(r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "fresh");
+});
+
+test("replay window: sender keys, sealed snapshots (issue 32)", () => {
+  const w = new c.AipReplayWindow("small");
+  const a = c.aipNewMessageId();
+  assert.equal(w.check("did:aip:evil.example:mallory", a, AIP_CREATED, AIP_NOW), "fresh");
+  assert.equal(w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "fresh", "another sender's copy of an id is not a replay");
+  const key = Uint8Array.from({ length: 32 }, (_, i) => i);
+  const me = new TextEncoder().encode("did:web:me");
+  const old = w.snapshotSealed(key, me);
+  const cur = w.snapshotSealed(key, me);
+  assert.equal(w.generation(), 2);
+  const edited = Uint8Array.from(cur);
+  edited[40] ^= 1;
+  for (const [snap, owner, min] of [[old, me, 2], [cur, new TextEncoder().encode("did:web:other"), 0], [w.snapshot(), me, 0], [edited, me, 0]]) {
+    const r = new c.AipReplayWindow("small");
+    assert.throws(() => r.restoreSealed(snap, AIP_NOW, key, owner, min), { name: "BindingError" });
+    assert.ok(r.isColdStarted() && r.len() === 0);
+  }
+  const r = new c.AipReplayWindow("small");
+  r.restoreSealed(cur, AIP_NOW, key, me, 2);
+  assert.equal(r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW), "duplicate");
+  r.coldStart(AIP_NOW);
+  assert.throws(() => r.check(REPLAY_FROM, a, "2026-05-10T14:30:00Z", AIP_NOW), { name: "TemporalError" });
 });
 
 const credential = (issuer, extra = {}) =>
@@ -424,9 +449,9 @@ test("aipOpen: freshness and replay", () => {
     e.class === "replay" &&
     /replay/.test(e.message),
   );
-  assert.ok(w.contains(obj.id) && w.len() === 1);
+  assert.ok(w.contains(REPLAY_FROM, obj.id) && w.len() === 1);
   // The window stays the caller's, usable after the call.
-  assert.equal(w.check(obj.id, AIP_CREATED, AIP_NOW), "duplicate");
+  assert.equal(w.check(REPLAY_FROM, obj.id, AIP_CREATED, AIP_NOW), "duplicate");
   assert.throws(() => c.aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, { now: AIP_NOW }), { name: "BindingError" });
 });
 

@@ -19,6 +19,7 @@ import {
   type ErrorClass,
   type SessionState,
 } from "concordia-rs";
+const REPLAY_FROM = "did:aip:aigentix.org:alice";
 
 const kp: KeyPair = KeyPair.generate();
 const signed: string = kp.signObject('{"offer": {"price": 2050}}');

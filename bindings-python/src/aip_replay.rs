@@ -3,7 +3,7 @@
 //! owns the window's storage (on the heap, allocated fallibly: `MemoryError`).
 
 use concordia_core::aip::envelope;
-use concordia_core::aip::replay::{IdSlot, ReplayWindow as CoreWindow, TimeSlot, Verdict};
+use concordia_core::aip::replay::{replay_key, IdSlot, Integrity, ReplayWindow as CoreWindow, TimeSlot, Verdict};
 use concordia_core::time::Timestamp;
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
@@ -25,15 +25,19 @@ fn slots<T: Clone>(n: usize, fill: T) -> PyResult<Box<[T]>> {
     Ok(v.into_boxed_slice())
 }
 
-/// Remembers AIP message ids for 600 s (duplicate detection for at-least-once delivery):
-/// `check` answers `"fresh"` (remembered now) or `"duplicate"`, and raises
-/// `TemporalError` for a `created_at` more than 300 s ahead of `now`, more than 600 s
-/// old, or not after a cold start still in force, and `LimitError` when every slot holds
-/// an id still inside the window. A refused check changes nothing, its clock included.
+/// Remembers AIP messages (sender DID and message id) for 600 s (duplicate detection for
+/// at-least-once delivery): `check` answers `"fresh"` (remembered now) or `"duplicate"`
+/// (only a copy from the same sender), and raises `TemporalError` for a `created_at` more
+/// than 300 s ahead of `now`, more than 600 s old, or not after a cold-start guard still in
+/// force, and `LimitError` when every slot holds a message still inside the window. A
+/// refused check changes nothing, its clock included.
 ///
-/// `snapshot()` gives the state as versioned, checksummed bytes; `restore(bytes)` reads
-/// them back after a restart, and fails closed: bytes it refuses (`EncodingError`,
-/// `LimitError`) leave the window empty and cold-started (see `cold_start`).
+/// `snapshot()` gives the state as versioned, checksummed bytes (one generation more each
+/// time); `restore(bytes)` reads them back after a restart, and fails closed: bytes it
+/// refuses (`EncodingError`, `BindingError`, `LimitError`) leave the window empty and
+/// cold-started (see `cold_start`). The checksum detects accidents, not tampering: pass
+/// `mac_key` (and `owner`) to seal with HMAC-SHA256, and `min_generation` to refuse an
+/// older copy.
 #[pyclass(module = "concordia_rs")]
 pub struct ReplayWindow {
     pub(crate) inner: HostReplayWindow,
@@ -60,12 +64,14 @@ impl ReplayWindow {
         })
     }
 
-    /// Checks one delivery of message `message_id` (a lowercase UUID v4) created at
-    /// `created_at` (RFC 3339) against `now` (Unix seconds; default: the clock).
-    #[pyo3(signature = (message_id, created_at, now = None))]
+    /// Checks one delivery of message `message_id` (a lowercase UUID v4) from `sender`
+    /// (its DID, the envelope's signed `from`) created at `created_at` (RFC 3339) against
+    /// `now` (Unix seconds; default: the clock).
+    #[pyo3(signature = (sender, message_id, created_at, now = None))]
     fn check(
         &mut self,
         py: Python<'_>,
+        sender: &str,
         message_id: &str,
         created_at: &str,
         now: Option<f64>,
@@ -73,15 +79,21 @@ impl ReplayWindow {
         let id = core(envelope::parse_uuid_v4(message_id))?;
         let created = core(envelope::parse_rfc3339(created_at))?;
         let now = time_or_now(py, now)?;
-        Ok(match core(self.inner.check(id, created, now))? {
+        Ok(match core(self.inner.check(replay_key(sender, id), created, now))? {
             Verdict::Fresh => "fresh",
             Verdict::Duplicate => "duplicate",
         })
     }
 
-    /// Whether the id is remembered.
-    fn contains(&self, message_id: &str) -> PyResult<bool> {
-        Ok(self.inner.contains(core(envelope::parse_uuid_v4(message_id))?))
+    /// Whether the message `message_id` from `sender` is remembered.
+    fn contains(&self, sender: &str, message_id: &str) -> PyResult<bool> {
+        Ok(self.inner.contains(replay_key(sender, core(envelope::parse_uuid_v4(message_id))?)))
+    }
+
+    /// The generation of the last snapshot written or restored (0 before any).
+    #[getter]
+    fn generation(&self) -> u64 {
+        self.inner.generation()
     }
 
     fn __len__(&self) -> usize {
@@ -100,25 +112,46 @@ impl ReplayWindow {
         self.inner.cold_start_guard().is_some()
     }
 
-    /// The state as versioned, checksummed bytes (68 + 28 per id). Save it before acting
-    /// on a `"fresh"` verdict.
-    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    /// The state as versioned bytes (76 + 28 per message), one generation more. Save it
+    /// before acting on a `"fresh"` verdict. With `mac_key` (at least 16 bytes, kept
+    /// outside the file) sealed with HMAC-SHA256, bound to `owner` (e.g. the recipient's
+    /// DID); else a checksum, which detects accidents, not tampering.
+    #[pyo3(signature = (mac_key = None, owner = None))]
+    fn snapshot<'py>(
+        &mut self,
+        py: Python<'py>,
+        mac_key: Option<&[u8]>,
+        owner: Option<&[u8]>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let i = Integrity { mac_key, owner: owner.unwrap_or(&[]), min_generation: 0 };
         let mut out = slots(self.inner.snapshot_len(), 0u8)?;
-        let n = core(self.inner.snapshot(&mut out))?;
+        let n = core(self.inner.snapshot_sealed(&mut out, &i))?;
         Ok(PyBytes::new(py, out.get(..n).unwrap_or(&[])))
     }
 
-    /// Replaces the state with a snapshot; on refusal the window is emptied and
-    /// cold-started at `now` (Unix seconds; default: the clock) and the error raised.
-    #[pyo3(signature = (snapshot, now = None))]
-    fn restore(&mut self, py: Python<'_>, snapshot: &[u8], now: Option<f64>) -> PyResult<()> {
+    /// Replaces the state with a snapshot, checking its MAC under `mac_key` and `owner`
+    /// (as `snapshot` sealed it) and that its generation is at least `min_generation`; on
+    /// refusal the window is emptied and cold-started at `now` (Unix seconds; default: the
+    /// clock) and the error raised (`BindingError` for a MAC that does not verify, a MAC
+    /// missing or unexpected, or an older generation).
+    #[pyo3(signature = (snapshot, now = None, mac_key = None, owner = None, min_generation = 0))]
+    fn restore(
+        &mut self,
+        py: Python<'_>,
+        snapshot: &[u8],
+        now: Option<f64>,
+        mac_key: Option<&[u8]>,
+        owner: Option<&[u8]>,
+        min_generation: u64,
+    ) -> PyResult<()> {
         let now = time_or_now(py, now)?;
-        core(self.inner.restore(snapshot, now))
+        let i = Integrity { mac_key, owner: owner.unwrap_or(&[]), min_generation };
+        core(self.inner.restore_sealed(snapshot, now, &i))
     }
 
-    /// Forgets every id and starts cold at `now` (default: the clock); call it when there
-    /// is no snapshot to restore. Until 600 s have passed, envelopes created at or before
-    /// the start are refused, since they may have been accepted before the restart.
+    /// Forgets every message and starts cold at `now` (default: the clock); call it when
+    /// there is no snapshot to restore. Envelopes created at or before `now + 300 s` are
+    /// refused until `now + 900 s`, since the lost window may have accepted them.
     #[pyo3(signature = (now = None))]
     fn cold_start(&mut self, py: Python<'_>, now: Option<f64>) -> PyResult<()> {
         let now = time_or_now(py, now)?;

@@ -305,10 +305,10 @@ def test_open_checks_addressee_freshness_and_replay(alice: aip.AipKeyPair, etagi
     # Replay through one window: the second delivery is a duplicate.
     w = aip.ReplayWindow(16)
     assert aip.open(env, recipient_key=etagi, sender_doc=alice_doc, now=NOW, window=w) == OFFER
-    assert w.contains(env["id"]) and len(w) == 1
+    assert w.contains(env["from"], env["id"]) and len(w) == 1
     with pytest.raises(c.ReplayError, match="replay"):
         aip.open(env, recipient_key=etagi, sender_doc=alice_doc, now=NOW_S + 5, window=w)
-    assert w.check(env["id"], env["created_at"], NOW_S + 6) == "duplicate"
+    assert w.check(env["from"], env["id"], env["created_at"], NOW_S + 6) == "duplicate"
     # Another window has not seen it.
     assert aip.open(env, recipient_key=etagi, sender_doc=alice_doc, now=NOW, window=aip.ReplayWindow()) == OFFER
     assert aip.ReplayWindow is c.ReplayWindow

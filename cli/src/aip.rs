@@ -4,13 +4,14 @@
 //! and randomness, and maps results to exit codes (0 ok, 1 rejected, 2 usage/malformed; a
 //! core error by its class through [`crate::util::fail`]).
 
+use concordia_core::aip::replay;
 use concordia_core::aip::{did, envelope, handle, trust, vc};
 use concordia_core::time::Timestamp;
 use concordia_core::{jcs, Error};
 use concordia_host::aip::{
     default_endpoint, default_type, open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, Part,
 };
-use concordia_host::replay::{Opened as StoreOpened, ReplayStore, StoreError};
+use concordia_host::replay::{Opened as StoreOpened, ReplayStore, StoreError, StoreOptions};
 
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
@@ -34,22 +35,31 @@ pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelope
                                   seals the canonical MESSAGE to the recipient's X25519 key and
                                   prints the signed envelope
   aip open --key RECIPIENT_KEY.json --from SENDER_DID_DOC.json [--now RFC3339]
-           [--recipient DID | --any-recipient] [--replay-store FILE [--new-replay-store]] ENVELOPE.json
+           [--recipient DID | --any-recipient] [--replay-store FILE [--new-replay-store]
+           [--replay-mac-key KEYFILE] [--replay-generation GENFILE]] ENVELOPE.json
                                   verifies the envelope's signature under the sender's DID
                                   Document, that it is addressed to the recipient (the key file's
                                   \"did\", or --recipient DID; a key file without one needs
                                   --recipient, or --any-recipient to skip this check by name),
                                   opens the body, checks its freshness (created_at at most 300 s
                                   ahead of the clock, or of --now, and at most 600 s old), and
-                                  prints the body. With --replay-store, also refuses
-                                  an envelope id already opened with that store (a replay, exit
-                                  1); the store keeps the replay window across invocations (a
-                                  locked file, updated atomically before the body is printed).
-                                  A store that does not exist yet starts cold: envelopes created
-                                  before (or at) that moment are refused until 600 s have
-                                  passed, unless --new-replay-store says the store is new. A
-                                  store that is not a valid snapshot is refused (exit 2): remove
-                                  it to start cold.
+                                  prints the body. With --replay-store, also refuses an envelope
+                                  already opened with that store (same sender and id: a replay,
+                                  exit 1); the store keeps the replay window across invocations
+                                  (one locked file whatever symlink names it, updated atomically
+                                  before the body is printed; a store with a second hard link is
+                                  refused). A store that does not exist yet starts cold:
+                                  envelopes created before that moment or up to 300 s after it
+                                  are refused until 900 s have passed, unless --new-replay-store
+                                  says the store is new. A store that is not a valid snapshot is
+                                  refused (exit 2): remove it to start cold. Its checksum detects
+                                  accidents, not tampering: --replay-mac-key seals it with
+                                  HMAC-SHA256 under the bytes of KEYFILE (at least 16; keep it
+                                  outside the store's directory), bound to the recipient's DID,
+                                  so an edited store or another agent's does not open;
+                                  --replay-generation keeps the store's generation in GENFILE
+                                  (read as the minimum, written after each save), so an older
+                                  copy of the store is refused.
   aip vc issue --key KEY.json [--created RFC3339] CREDENTIAL.json
                                   adds an eddsa-jcs-2022 proof (issuer must be the key's did:key)
   aip vc verify [--anchors ANCHORS.json] [--revoked IDS.json] [--now RFC3339] SIGNED.json
@@ -230,8 +240,10 @@ fn open(mut args: Args) -> CliResult {
     let any_recipient = args.flag("--any-recipient");
     let store_path = args.value("--replay-store")?;
     let new_store = args.flag("--new-replay-store");
-    if new_store && store_path.is_none() {
-        return Err(usage("--new-replay-store needs --replay-store FILE"));
+    let mac_key_path = args.value("--replay-mac-key")?;
+    let generation_path = args.value("--replay-generation")?;
+    if store_path.is_none() && (new_store || mac_key_path.is_some() || generation_path.is_some()) {
+        return Err(usage("--new-replay-store, --replay-mac-key and --replay-generation need --replay-store FILE"));
     }
     let pos = args.positionals(1)?;
     let me = load_key(&key)?;
@@ -247,17 +259,17 @@ fn open(mut args: Args) -> CliResult {
     }
     let (dname, dbytes) = load_doc_bytes(&from)?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
-    let mut store = match &store_path {
+    let owner = match addressee {
+        Addressee::Recipient(d) => d,
+        Addressee::Unchecked => me.did.as_deref(),
+    };
+    let seal = match &store_path {
         None => None,
-        Some(p) => Some(ReplayStore::open(std::path::Path::new(p), at, new_store).map_err(|e| {
-            let sname = display_name(p);
-            match e {
-                StoreError::Io(e) => usage(format!("replay store {sname}: {e}")),
-                StoreError::Refused(e) => usage(format!(
-                    "replay store {sname}: {e} (refusing to open envelopes; remove the store to start cold)"
-                )),
-            }
-        })?),
+        Some(_) => Some(StoreSeal::load(mac_key_path.as_deref(), generation_path.as_deref(), owner)?),
+    };
+    let mut store = match (&store_path, &seal) {
+        (Some(p), Some(seal)) => Some(seal.open(p, at, new_store)?),
+        _ => None,
     };
     let cold =
         store.as_ref().is_some_and(|s| s.opened == StoreOpened::ColdStart || s.window.cold_start_guard().is_some());
@@ -277,15 +289,93 @@ fn open(mut args: Args) -> CliResult {
         Delivery::Duplicate => {
             let sname = store_path.as_deref().map(display_name).unwrap_or_default();
             return Err(Fail::Rejected(format!(
-                "{context}: a replay (this id was already opened with replay store {sname})"
+                "{context}: a replay (this sender's id was already opened with replay store {sname})"
             )));
         }
     };
     // The store is written before the body is printed.
-    if let (Some(store), Some(p)) = (store, &store_path) {
-        store.save().map_err(|e| usage(format!("replay store {}: {e}", display_name(p))))?;
+    if let (Some(mut store), Some(seal), Some(p)) = (store, seal, &store_path) {
+        seal.save(&mut store, &display_name(p))?;
     }
     emit(&body)
+}
+
+/// `aip open`'s replay store options: the MAC key (read from its file), the owner it is
+/// bound to (the recipient's DID) and the generation file.
+struct StoreSeal {
+    key: Option<Vec<u8>>,
+    owner: Vec<u8>,
+    generation: Option<(String, u64)>,
+}
+
+impl Drop for StoreSeal {
+    fn drop(&mut self) {
+        if let Some(k) = self.key.as_mut() {
+            k.iter_mut().for_each(|b| *b = 0);
+            std::hint::black_box(k);
+        }
+    }
+}
+
+impl StoreSeal {
+    fn load(key: Option<&str>, generation: Option<&str>, owner: Option<&str>) -> CliResult<StoreSeal> {
+        let key = key
+            .map(|k| {
+                let bytes =
+                    std::fs::read(k).map_err(|e| usage(format!("--replay-mac-key {}: {e}", display_name(k))))?;
+                if bytes.len() < replay::MIN_MAC_KEY_LEN {
+                    return Err(usage(format!(
+                        "--replay-mac-key {}: a MAC key needs at least {} bytes (32 random bytes are right)",
+                        display_name(k),
+                        replay::MIN_MAC_KEY_LEN
+                    )));
+                }
+                Ok(bytes)
+            })
+            .transpose()?;
+        let generation = generation
+            .map(|g| {
+                let name = display_name(g);
+                let min = match std::fs::read_to_string(g) {
+                    Ok(t) => t.trim().parse::<u64>().map_err(|_| {
+                        usage(format!("--replay-generation {name}: not a generation (a decimal number)"))
+                    })?,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+                    Err(e) => return Err(usage(format!("--replay-generation {name}: {e}"))),
+                };
+                Ok((g.to_owned(), min))
+            })
+            .transpose()?;
+        let owner = if key.is_some() { owner.unwrap_or("").as_bytes().to_vec() } else { Vec::new() };
+        Ok(StoreSeal { key, owner, generation })
+    }
+
+    fn open(&self, path: &str, at: Timestamp, new_store: bool) -> CliResult<ReplayStore> {
+        let integrity = replay::Integrity {
+            mac_key: self.key.as_deref(),
+            owner: &self.owner,
+            min_generation: self.generation.as_ref().map_or(0, |g| g.1),
+        };
+        let sname = display_name(path);
+        ReplayStore::open_with(std::path::Path::new(path), at, &StoreOptions { new_ok: new_store, integrity }).map_err(
+            |e| match e {
+                StoreError::Io(e) => usage(format!("replay store {sname}: {e}")),
+                StoreError::Refused(e) => usage(format!(
+                    "replay store {sname}: {e} (refusing to open envelopes; remove the store to start cold)"
+                )),
+            },
+        )
+    }
+
+    fn save(&self, store: &mut ReplayStore, sname: &str) -> CliResult<()> {
+        let generation = store.save().map_err(|e| usage(format!("replay store {sname}: {e}")))?;
+        if let Some((g, _)) = &self.generation {
+            concordia_host::store::resolve(std::path::Path::new(g))
+                .and_then(|r| concordia_host::write_atomic(&r, format!("{generation}\n").as_bytes()))
+                .map_err(|e| usage(format!("--replay-generation {}: {e}", display_name(g))))?;
+        }
+        Ok(())
+    }
 }
 
 fn now_or(text: Option<String>) -> CliResult<Timestamp> {

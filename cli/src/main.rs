@@ -58,7 +58,7 @@ commands:
   aip handle X                                     AIP: addresses,
   aip keygen [--did DID --doc OUT.json] [--seed HEX]   key files and DID Documents,
   aip seal --to DOC.json --key KEY.json [MESSAGE]    sealed envelopes,
-  aip open --key KEY.json --from DOC.json [--replay-store FILE] [ENVELOPE]
+  aip open --key KEY.json --from DOC.json [--replay-store FILE [--replay-mac-key K]] [ENVELOPE]
   aip vc issue --key KEY.json [CREDENTIAL]           credentials,
   aip vc verify [--anchors A] [--revoked R] [--proof-only] [SIGNED]
   aip rank RESULTS.json                              trust-weighted ranking

@@ -165,19 +165,24 @@ fn corrupt_store_is_refused_and_missing_store_starts_cold() {
     let store = p.d.join("replay.store");
     let store_s = s(&store);
     let env = p.seal("env.json", Some("2026-03-01T12:00:00Z"));
-    // A missing store starts cold: an envelope created before (or at) the start is refused.
+    // A missing store starts cold: an envelope created before the start, at it, or up to
+    // 300 s after it (issue 32: the lost store could have accepted those) is refused.
     let o = p.open(&env, &["--replay-store", &store_s, "--now", "2026-03-01T12:00:05Z"]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(stderr(&o).contains("cold start") && stderr(&o).contains("started cold"), "{}", stderr(&o));
-    assert!(!store.exists(), "nothing accepted, nothing written");
-    // One created after the start opens, and the store now exists.
-    let o = p.open(&env, &["--replay-store", &store_s, "--now", "2026-03-01T11:59:59Z"]);
+    assert!(stderr(&o).contains("cold-start guard") && stderr(&o).contains("started cold"), "{}", stderr(&o));
+    assert!(store.exists(), "the cold start is kept");
+    let ahead = p.seal("ahead.json", Some("2026-03-01T12:05:05Z"));
+    let o = p.open(&ahead, &["--replay-store", &store_s, "--now", "2026-03-01T12:00:06Z"]);
+    assert_eq!(code(&o), 1, "dated ahead within the skew of the start: {}", stderr(&o));
+    // The start is the first open's, not each open's: one created after the guard opens.
+    let later = p.seal("later.json", Some("2026-03-01T12:05:06Z"));
+    let o = p.open(&later, &["--replay-store", &store_s, "--now", "2026-03-01T12:01:00Z"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let good = std::fs::read(&store).unwrap();
     // Corrupt, truncated, empty and foreign stores: exit 2, one line, and the store is left
     // as it is (fail closed: nothing is opened until it is removed).
     let mut flipped = good.clone();
-    flipped[40] ^= 1;
+    flipped[50] ^= 1;
     for (what, bytes) in [
         ("flipped", flipped),
         ("truncated", good[..good.len() - 3].to_vec()),
@@ -199,7 +204,125 @@ fn corrupt_store_is_refused_and_missing_store_starts_cold() {
     }
     // The intact store still refuses the replay.
     std::fs::write(&store, &good).unwrap();
-    assert_eq!(code(&p.open(&env, &["--replay-store", &store_s, "--now", "2026-03-01T12:00:00Z"])), 1);
+    assert_eq!(code(&p.open(&later, &["--replay-store", &store_s, "--now", "2026-03-01T12:05:06Z"])), 1);
+}
+
+/// The `id` member of an envelope file.
+fn envelope_id(path: &str) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let at = text.find("\"id\":\"").unwrap() + 6;
+    text[at..at + 36].to_string()
+}
+
+/// Issue 32 (class 5): entries are keyed by sender and id: Mallory's envelope with Alice's
+/// id, opened first, does not make Alice's genuine envelope a replay.
+#[test]
+fn another_senders_copy_of_an_id_is_not_a_replay() {
+    let p = Pair::new("sender");
+    let store = s(&p.d.join("replay.store"));
+    let env = p.seal("env.json", None);
+    let id = envelope_id(&env);
+    let mdoc = s(&p.d.join("mallory.doc.json"));
+    let o = run(&["aip", "keygen", "--did", "did:aip:evil.example:mallory", "--doc", &mdoc]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mkey = p.d.join("mallory.key.json");
+    std::fs::write(&mkey, &o.stdout).unwrap();
+    let msg = s(&p.d.join("msg.json"));
+    let o = run(&["aip", "seal", "--to", &p.bob_doc, "--key", &s(&mkey), "--id", &id, &msg]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let copy = s(&p.d.join("copy.json"));
+    std::fs::write(&copy, &o.stdout).unwrap();
+    assert_eq!(envelope_id(&copy), id);
+    let o = run(&[
+        "aip",
+        "open",
+        "--key",
+        &p.bob_key,
+        "--from",
+        &mdoc,
+        "--replay-store",
+        &store,
+        "--new-replay-store",
+        &copy,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = p.open(&env, &["--replay-store", &store]);
+    assert_eq!(code(&o), 0, "Alice's envelope is not Mallory's: {}", stderr(&o));
+    assert_eq!(code(&p.open(&env, &["--replay-store", &store])), 1, "her own copy is a replay");
+}
+
+/// Issue 32 (class 3): a symlink to the store is the same store; a store with a second hard
+/// link is refused (exit 2, one line).
+#[cfg(unix)]
+#[test]
+fn symlinked_store_is_one_store_and_hard_links_are_refused() {
+    let p = Pair::new("links");
+    let store = p.d.join("replay.store");
+    let link = s(&p.d.join("link.store"));
+    let env = p.seal("env.json", None);
+    let other = p.seal("other.json", None);
+    assert_eq!(code(&p.open(&other, &["--replay-store", &s(&store), "--new-replay-store"])), 0);
+    std::os::unix::fs::symlink(&store, &link).unwrap();
+    assert_eq!(code(&p.open(&env, &["--replay-store", &link])), 0);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
+    let o = p.open(&env, &["--replay-store", &s(&store)]);
+    assert_eq!(code(&o), 1, "opened through the link, a replay through the real path: {}", stderr(&o));
+    std::fs::hard_link(&store, p.d.join("second.store")).unwrap();
+    let fresh = p.seal("fresh.json", None);
+    let o = p.open(&fresh, &["--replay-store", &s(&store)]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("hard links") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+}
+
+/// Issue 32 (class 4): with --replay-mac-key and --replay-generation, an older copy of the
+/// store, another agent's store and a store without the MAC are refused (exit 2).
+#[test]
+fn sealed_store_refuses_rollback_and_swap() {
+    let p = Pair::new("sealed");
+    let store = p.d.join("replay.store");
+    let store_s = s(&store);
+    let key = s(&p.d.join("mac.key"));
+    std::fs::write(&key, [0x5au8; 32]).unwrap();
+    let generation = s(&p.d.join("replay.generation"));
+    let sealed = |extra: &[&'static str]| {
+        let mut v: Vec<String> = vec!["--replay-store".into(), store_s.clone(), "--replay-mac-key".into(), key.clone()];
+        v.extend(["--replay-generation".into(), generation.clone()]);
+        v.extend(extra.iter().map(|x| x.to_string()));
+        v
+    };
+    let open = |env: &str, extra: &[&'static str]| {
+        let args = sealed(extra);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        p.open(env, &refs)
+    };
+    let first = p.seal("first.json", None);
+    let o = open(&first, &["--new-replay-store"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&generation).unwrap(), "1\n");
+    let old = std::fs::read(&store).unwrap();
+    let env = p.seal("env.json", None);
+    assert_eq!(code(&open(&env, &[])), 0);
+    assert_eq!(std::fs::read_to_string(&generation).unwrap(), "2\n");
+    // Rollback: the older copy (which does not remember `env`) is refused.
+    let current = std::fs::read(&store).unwrap();
+    std::fs::write(&store, &old).unwrap();
+    let o = open(&env, &[]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("rolled back"), "{}", stderr(&o));
+    // An unsealed store (here: another recipient's plain store) is refused with the key.
+    std::fs::remove_file(&store).unwrap();
+    assert_eq!(code(&p.open(&first, &["--replay-store", &store_s, "--new-replay-store"])), 0);
+    let o = open(&env, &[]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("MAC"), "{}", stderr(&o));
+    // The genuine store still refuses the replay; without the key it is refused too.
+    std::fs::write(&store, &current).unwrap();
+    assert_eq!(code(&open(&env, &[])), 1);
+    assert_eq!(code(&p.open(&env, &["--replay-store", &store_s])), 2);
+    // A short key is a usage error.
+    std::fs::write(&key, b"short").unwrap();
+    assert_eq!(code(&open(&env, &[])), 2);
 }
 
 fn w3c(name: &str) -> String {

@@ -19,8 +19,9 @@ const (
 	Duplicate Verdict = C.CONCORDIA_AIP_DUPLICATE
 )
 
-// ReplayWindow remembers the AIP message ids seen in the last 600 seconds (the core's
-// replay rule, through the C ABI). It is not safe for concurrent use: guard it with a
+// ReplayWindow remembers the AIP messages (sender DID and message id) seen in the last
+// 600 seconds (the core's replay rule, through the C ABI): only a copy from the same
+// sender is a duplicate. It is not safe for concurrent use: guard it with a
 // mutex when goroutines share it. Close releases it (the finalizer does too).
 type ReplayWindow struct {
 	p *C.concordia_aip_replay_window
@@ -59,12 +60,13 @@ func (w *ReplayWindow) live() error {
 	return nil
 }
 
-// Check judges one delivery of message id (a lowercase UUID v4) created at createdAt
-// (RFC 3339) at time now: Fresh (and remembered) or Duplicate. Temporal when createdAt is
-// more than 300 s ahead of now, more than 600 s old, or not after a cold start still in
-// force; LimitCapacity when the id is new and every slot holds an id still inside the
-// window; Schema for an id or time that does not parse. A failed check changes nothing.
-func (w *ReplayWindow) Check(id, createdAt string, now time.Time) (Verdict, error) {
+// Check judges one delivery of message id (a lowercase UUID v4) from the sender from (its
+// DID, the envelope's signed from) created at createdAt (RFC 3339) at time now: Fresh (and
+// remembered) or Duplicate. Temporal when createdAt is more than 300 s ahead of now, more
+// than 600 s old, or not after a cold-start guard still in force; LimitCapacity when the
+// message is new and every slot holds one still inside the window; Schema for an id or
+// time that does not parse. A failed check changes nothing.
+func (w *ReplayWindow) Check(from, id, createdAt string, now time.Time) (Verdict, error) {
 	if err := w.live(); err != nil {
 		return 0, err
 	}
@@ -72,21 +74,21 @@ func (w *ReplayWindow) Check(id, createdAt string, now time.Time) (Verdict, erro
 	defer m.free()
 	var v C.concordia_aip_verdict
 	err := call(func() C.concordia_result {
-		return C.concordia_aip_replay_window_check(w.p, m.str(id), m.str(createdAt), C.int64_t(now.Unix()), &v)
+		return C.concordia_aip_replay_window_check(w.p, m.str(from), m.str(id), m.str(createdAt), C.int64_t(now.Unix()), &v)
 	})
 	runtime.KeepAlive(w)
 	return Verdict(v), err
 }
 
-// Contains reports whether the id is remembered.
-func (w *ReplayWindow) Contains(id string) (bool, error) {
+// Contains reports whether the message id from the sender from is remembered.
+func (w *ReplayWindow) Contains(from, id string) (bool, error) {
 	if err := w.live(); err != nil {
 		return false, err
 	}
 	var m cmem
 	defer m.free()
 	var out C.uint8_t
-	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_contains(w.p, m.str(id), &out) })
+	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_contains(w.p, m.str(from), m.str(id), &out) })
 	runtime.KeepAlive(w)
 	return out == 1, err
 }
@@ -102,37 +104,78 @@ func (w *ReplayWindow) Len() (n, capacity int, err error) {
 	return int(l), int(c), err
 }
 
-// Snapshot is the window's state as versioned, checksummed bytes. Save it before acting
-// on a Fresh verdict and give it to Restore after a restart.
+// Snapshot is the window's state as versioned, checksummed bytes, one generation more
+// than the last (see Generation). Save it before acting on a Fresh verdict and give it to
+// Restore after a restart. The checksum detects accidents, not tampering: see
+// SnapshotSealed.
 func (w *ReplayWindow) Snapshot() ([]byte, error) {
+	return w.SnapshotSealed(nil, nil)
+}
+
+// SnapshotSealed is Snapshot sealed with HMAC-SHA256 under macKey (at least 16 bytes,
+// kept outside the snapshot's file) and bound to owner (e.g. the recipient's DID; may be
+// empty), so an edited snapshot, another key's or another owner's does not restore. A nil
+// macKey is the plain checksum (owner must then be empty). InvalidArgument for a short
+// key or an owner without a key.
+func (w *ReplayWindow) SnapshotSealed(macKey, owner []byte) ([]byte, error) {
 	if err := w.live(); err != nil {
 		return nil, err
 	}
 	b, err := output(func(out *C.uint8_t, cap C.size_t, n *C.size_t) C.concordia_result {
-		return C.concordia_aip_replay_window_snapshot(w.p, out, cap, n)
+		return C.concordia_aip_replay_window_snapshot_sealed(w.p, ptr(macKey), C.size_t(len(macKey)), ptr(owner), C.size_t(len(owner)), out, cap, n)
 	})
+	runtime.KeepAlive(macKey)
+	runtime.KeepAlive(owner)
 	runtime.KeepAlive(w)
 	return b, err
 }
 
+// Generation is the generation of the last snapshot the window wrote or restored (0
+// before any). Keep the value a snapshot was written with to pass as minGeneration to
+// RestoreSealed.
+func (w *ReplayWindow) Generation() (uint64, error) {
+	if err := w.live(); err != nil {
+		return 0, err
+	}
+	var g C.uint64_t
+	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_generation(w.p, &g) })
+	runtime.KeepAlive(w)
+	return uint64(g), err
+}
+
 // Restore replaces the window's state with a snapshot. It fails closed: truncated,
-// corrupt or foreign bytes (Encoding) or more ids than the capacity (LimitCapacity) leave
-// the window emptied and cold-started at now.
+// corrupt or foreign bytes, or a version-1 snapshot (Encoding), more messages than the
+// capacity (LimitCapacity), or a sealed snapshot (Binding) leave the window emptied and
+// cold-started at now. A snapshot of a window that never accepted anything restores as a
+// cold start at now.
 func (w *ReplayWindow) Restore(snapshot []byte, now time.Time) error {
+	return w.RestoreSealed(snapshot, now, nil, nil, 0)
+}
+
+// RestoreSealed is Restore checking the snapshot's HMAC-SHA256 under macKey and owner (as
+// SnapshotSealed wrote it) and that its generation is at least minGeneration (0: any). An
+// edited snapshot, another key's or owner's, an unsealed one, or an older generation
+// (rollback) is Binding, fail closed; the window's generation is then at least
+// minGeneration.
+func (w *ReplayWindow) RestoreSealed(snapshot []byte, now time.Time, macKey, owner []byte, minGeneration uint64) error {
 	if err := w.live(); err != nil {
 		return err
 	}
 	err := call(func() C.concordia_result {
-		return C.concordia_aip_replay_window_restore(w.p, ptr(snapshot), C.size_t(len(snapshot)), C.int64_t(now.Unix()))
+		return C.concordia_aip_replay_window_restore_sealed(w.p, ptr(snapshot), C.size_t(len(snapshot)), C.int64_t(now.Unix()),
+			ptr(macKey), C.size_t(len(macKey)), ptr(owner), C.size_t(len(owner)), C.uint64_t(minGeneration))
 	})
 	runtime.KeepAlive(snapshot)
+	runtime.KeepAlive(macKey)
+	runtime.KeepAlive(owner)
 	runtime.KeepAlive(w)
 	return err
 }
 
-// ColdStart forgets every id and starts cold at now (when there is no snapshot): for
-// 600 s, envelopes created at or before now are refused (Temporal), since they may have
-// been accepted before the restart.
+// ColdStart forgets every message and starts cold at now (when there is no snapshot):
+// envelopes created at or before now + 300 s are refused (Temporal) until now + 900 s,
+// since the lost window may have accepted them (it took createdAt up to 300 s ahead of
+// its clock). Genuine envelopes created in those 300 s are refused too.
 func (w *ReplayWindow) ColdStart(now time.Time) error {
 	if err := w.live(); err != nil {
 		return err

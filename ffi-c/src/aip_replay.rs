@@ -1,13 +1,14 @@
 //! The AIP replay window (`concordia_core::aip::replay`) as an opaque object: duplicate
 //! detection for at-least-once delivery, with snapshot and restore across restarts.
 //!
-//! The rules are the core's (ids remembered 600 s; `created_at` at most 300 s ahead of
-//! `now` and at most 600 s old; a refused check changes nothing, the clock included; a
-//! snapshot that is missing or refused means a cold start). This file converts arguments
-//! and owns the window's storage (on the heap, through concordia-host).
+//! The rules are the core's (messages remembered 600 s by sender and id; `created_at` at
+//! most 300 s ahead of `now` and at most 600 s old; a refused check changes nothing, the
+//! clock included; a snapshot that is missing or refused means a cold start; snapshots
+//! optionally sealed with HMAC-SHA256 and a generation). This file converts arguments and
+//! owns the window's storage (on the heap, through concordia-host).
 
 use concordia_core::aip::envelope;
-use concordia_core::aip::replay::Verdict;
+use concordia_core::aip::replay::{replay_key, Integrity, Verdict};
 use concordia_core::time::Timestamp;
 use concordia_host::replay::{new_window, HostReplayWindow};
 
@@ -17,7 +18,8 @@ use crate::{concordia_result, concordia_str};
 /// The most ids a window may be created for (16,777,216: 768 MiB of slots).
 pub const CONCORDIA_AIP_REPLAY_MAX_CAPACITY: usize = 16_777_216;
 
-/// A replay window: remembers up to its capacity of message ids for 600 s. Created with
+/// A replay window: remembers up to its capacity of messages (sender and id) for 600 s.
+/// Created with
 /// concordia_aip_replay_window_new, released with concordia_aip_replay_window_free.
 ///
 /// Thread safety: not synchronized; use from one thread at a time (it may move between
@@ -102,22 +104,25 @@ pub unsafe extern "C" fn concordia_aip_replay_window_free(w: *mut concordia_aip_
     });
 }
 
-/// Checks one delivery of the message `id` (a lowercase UUID v4) created at `created_at`
-/// (RFC 3339) against `now` (Unix seconds) and writes the verdict: FRESH (remembered now)
-/// or DUPLICATE. A `now` earlier than one already seen counts as the latest seen.
+/// Checks one delivery of the message `id` (a lowercase UUID v4) from the sender `from`
+/// (its DID: the envelope's signed `from`) created at `created_at` (RFC 3339) against
+/// `now` (Unix seconds) and writes the verdict: FRESH (remembered now) or DUPLICATE. Only
+/// a copy from the same sender is a duplicate: another sender's envelope with the same id
+/// is another message. A `now` earlier than one already seen counts as the latest seen.
 ///
 /// Returns CONCORDIA_TEMPORAL when `created_at` is more than 300 s ahead of `now`, more
-/// than 600 s old, or not after a cold start still in force; CONCORDIA_LIMIT_CAPACITY when
-/// the id is new and every slot holds an id still inside the window; CONCORDIA_SCHEMA for
-/// an id or time that does not parse. A failed check leaves the window unchanged, its clock
-/// included.
+/// than 600 s old, or not after a cold-start guard still in force;
+/// CONCORDIA_LIMIT_CAPACITY when the message is new and every slot holds one still inside
+/// the window; CONCORDIA_SCHEMA for an id or time that does not parse. A failed check
+/// leaves the window unchanged, its clock included.
 ///
 /// # Safety
-/// `w` must be a live window; `id` and `created_at` valid for their lengths; `out` for one
-/// write.
+/// `w` must be a live window; `from`, `id` and `created_at` valid for their lengths; `out`
+/// for one write.
 #[no_mangle]
 pub unsafe extern "C" fn concordia_aip_replay_window_check(
     w: *mut concordia_aip_replay_window,
+    from: concordia_str,
     id: concordia_str,
     created_at: concordia_str,
     now: i64,
@@ -129,10 +134,12 @@ pub unsafe extern "C" fn concordia_aip_replay_window_check(
         // SAFETY: caller contract above.
         let w = unsafe { window_mut(w) }?;
         // SAFETY: caller contract above.
+        let from = unsafe { required_text(from) }?;
+        // SAFETY: caller contract above.
         let id = envelope::parse_uuid_v4(unsafe { required_text(id) }?)?;
         // SAFETY: caller contract above.
         let created = envelope::parse_rfc3339(unsafe { required_text(created_at) }?)?;
-        *out = match w.check(id, created, Timestamp::from_unix(now))? {
+        *out = match w.check(replay_key(from, id), created, Timestamp::from_unix(now))? {
             Verdict::Fresh => concordia_aip_verdict::CONCORDIA_AIP_FRESH,
             Verdict::Duplicate => concordia_aip_verdict::CONCORDIA_AIP_DUPLICATE,
         };
@@ -140,13 +147,15 @@ pub unsafe extern "C" fn concordia_aip_replay_window_check(
     })
 }
 
-/// Writes 1 to `*out` when the id (a lowercase UUID v4) is remembered, else 0.
+/// Writes 1 to `*out` when the message `id` (a lowercase UUID v4) from `from` (the
+/// sender's DID) is remembered, else 0.
 ///
 /// # Safety
-/// `w` must be a live window; `id` valid for its length; `out` for one write.
+/// `w` must be a live window; `from` and `id` valid for their lengths; `out` for one write.
 #[no_mangle]
 pub unsafe extern "C" fn concordia_aip_replay_window_contains(
     w: *const concordia_aip_replay_window,
+    from: concordia_str,
     id: concordia_str,
     out: *mut u8,
 ) -> concordia_result {
@@ -156,8 +165,10 @@ pub unsafe extern "C" fn concordia_aip_replay_window_contains(
         // SAFETY: caller contract above.
         let w = unsafe { window_ref(w) }?;
         // SAFETY: caller contract above.
+        let from = unsafe { required_text(from) }?;
+        // SAFETY: caller contract above.
         let id = envelope::parse_uuid_v4(unsafe { required_text(id) }?)?;
-        *out = u8::from(w.contains(id));
+        *out = u8::from(w.contains(replay_key(from, id)));
         Ok(())
     })
 }
@@ -187,18 +198,69 @@ pub unsafe extern "C" fn concordia_aip_replay_window_len(
     })
 }
 
-/// Writes the window's state (ids, their `created_at`, its clock, a cold-start guard) into
-/// `out` as versioned, checksummed bytes: 68 bytes plus 28 per id remembered. `out = NULL,
-/// out_cap = 0` queries the length (CONCORDIA_BUFFER_TOO_SMALL with `*out_len`). Save it
-/// before acting on a FRESH verdict, and give it to concordia_aip_replay_window_restore
-/// after a restart.
+/// # Safety
+/// `key` valid for `key_len` bytes (NULL: no MAC, then `key_len` and `owner_len` must be 0);
+/// `owner` valid for `owner_len` bytes (NULL only with 0).
+unsafe fn integrity<'a>(
+    key: *const u8,
+    key_len: usize,
+    owner: *const u8,
+    owner_len: usize,
+    min_generation: u64,
+) -> FfiResult<Integrity<'a>> {
+    let mac_key = if key.is_null() && key_len == 0 {
+        None
+    } else {
+        // SAFETY: by this function's contract.
+        Some(unsafe { bytes_in(key, key_len) }?)
+    };
+    // SAFETY: by this function's contract.
+    let owner = unsafe { bytes_in(owner, owner_len) }?;
+    Ok(Integrity { mac_key, owner, min_generation })
+}
+
+/// Writes the window's state (messages, their `created_at`, its clock, a cold-start guard,
+/// the next generation) into `out` as versioned, checksummed bytes: 76 bytes plus 28 per
+/// message remembered. `out = NULL, out_cap = 0` queries the length
+/// (CONCORDIA_BUFFER_TOO_SMALL with `*out_len`). Every snapshot written is one generation
+/// more (concordia_aip_replay_window_generation). Save it before acting on a FRESH
+/// verdict, and give it to concordia_aip_replay_window_restore after a restart. The
+/// checksum detects accidents, not tampering: see concordia_aip_replay_window_snapshot_sealed.
 ///
 /// # Safety
 /// `w` must be a live window; `out` valid for `out_cap` bytes of writes; `out_len` for one
 /// write.
 #[no_mangle]
 pub unsafe extern "C" fn concordia_aip_replay_window_snapshot(
-    w: *const concordia_aip_replay_window,
+    w: *mut concordia_aip_replay_window,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> concordia_result {
+    // SAFETY: caller contract above; no MAC key, no owner.
+    unsafe {
+        concordia_aip_replay_window_snapshot_sealed(w, std::ptr::null(), 0, std::ptr::null(), 0, out, out_cap, out_len)
+    }
+}
+
+/// As concordia_aip_replay_window_snapshot, sealed with HMAC-SHA256 under `mac_key`
+/// (`mac_key_len` >= 16 bytes; keep it outside the snapshot's file) and bound to `owner`
+/// (e.g. the recipient's DID; may be empty), so an edited snapshot, another key's or
+/// another owner's does not restore. `mac_key = NULL, mac_key_len = 0`: the plain checksum
+/// (then `owner_len` must be 0). CONCORDIA_INVALID_ARGUMENT for a short key or an owner
+/// without a key.
+///
+/// # Safety
+/// `w` must be a live window; `mac_key` and `owner` valid for their lengths (NULL only
+/// with 0); `out` valid for `out_cap` bytes of writes; `out_len` for one write.
+#[allow(clippy::too_many_arguments)]
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_snapshot_sealed(
+    w: *mut concordia_aip_replay_window,
+    mac_key: *const u8,
+    mac_key_len: usize,
+    owner: *const u8,
+    owner_len: usize,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
@@ -208,19 +270,43 @@ pub unsafe extern "C" fn concordia_aip_replay_window_snapshot(
         let out_len = unsafe { out_ref(out_len) }?;
         *out_len = 0;
         // SAFETY: caller contract above.
-        let w = unsafe { window_ref(w) }?;
+        let w = unsafe { window_mut(w) }?;
+        // SAFETY: caller contract above.
+        let i = unsafe { integrity(mac_key, mac_key_len, owner, owner_len, 0) }?;
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
-        store_len(w.snapshot(out), out_len)
+        store_len(w.snapshot_sealed(out, &i), out_len)
+    })
+}
+
+/// Writes the generation of the last snapshot the window wrote or restored (0 before any).
+/// Keep the value a snapshot was written with to pass as `min_generation` to
+/// concordia_aip_replay_window_restore_sealed.
+///
+/// # Safety
+/// `w` must be a live window; `out` valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_generation(
+    w: *const concordia_aip_replay_window,
+    out: *mut u64,
+) -> concordia_result {
+    guard(|| {
+        // SAFETY: caller contract above.
+        let out = unsafe { out_ref(out) }?;
+        // SAFETY: caller contract above.
+        *out = unsafe { window_ref(w) }?.generation();
+        Ok(())
     })
 }
 
 /// Replaces the window's state with a snapshot from concordia_aip_replay_window_snapshot.
 ///
-/// Fails closed: bytes that are truncated, corrupt or of another version
-/// (CONCORDIA_ENCODING), or hold more ids than the capacity (CONCORDIA_LIMIT_CAPACITY),
-/// are refused, and the window is then emptied and cold-started at `now` (Unix seconds;
-/// see concordia_aip_replay_window_cold_start). `now` is not used on success.
+/// Fails closed: bytes that are truncated, corrupt or of another version, version 1
+/// included (CONCORDIA_ENCODING), or hold more messages than the capacity
+/// (CONCORDIA_LIMIT_CAPACITY), or are sealed with a MAC (CONCORDIA_BINDING), are refused,
+/// and the window is then emptied and cold-started at `now` (Unix seconds; see
+/// concordia_aip_replay_window_cold_start). A snapshot of a window that never accepted
+/// anything restores as a cold start at `now`; otherwise `now` is not used on success.
 ///
 /// # Safety
 /// `w` must be a live window; `snapshot` valid for `snapshot_len` bytes (NULL only with
@@ -232,18 +318,61 @@ pub unsafe extern "C" fn concordia_aip_replay_window_restore(
     snapshot_len: usize,
     now: i64,
 ) -> concordia_result {
+    // SAFETY: caller contract above; no MAC key, no owner, any generation.
+    unsafe {
+        concordia_aip_replay_window_restore_sealed(
+            w,
+            snapshot,
+            snapshot_len,
+            now,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            0,
+            0,
+        )
+    }
+}
+
+/// As concordia_aip_replay_window_restore, checking the snapshot's HMAC-SHA256 under
+/// `mac_key` and `owner` (as concordia_aip_replay_window_snapshot_sealed wrote it) and that
+/// its generation is at least `min_generation` (0: any). An edited snapshot, another key's
+/// or owner's, one without a MAC, or an older generation (rollback) is refused with
+/// CONCORDIA_BINDING, fail closed as above; the window's generation is then at least
+/// `min_generation`.
+///
+/// # Safety
+/// As concordia_aip_replay_window_restore; `mac_key` and `owner` valid for their lengths
+/// (NULL only with 0).
+#[allow(clippy::too_many_arguments)]
+#[no_mangle]
+pub unsafe extern "C" fn concordia_aip_replay_window_restore_sealed(
+    w: *mut concordia_aip_replay_window,
+    snapshot: *const u8,
+    snapshot_len: usize,
+    now: i64,
+    mac_key: *const u8,
+    mac_key_len: usize,
+    owner: *const u8,
+    owner_len: usize,
+    min_generation: u64,
+) -> concordia_result {
     guard(|| {
         // SAFETY: caller contract above.
         let w = unsafe { window_mut(w) }?;
         // SAFETY: caller contract above.
         let bytes = unsafe { bytes_in(snapshot, snapshot_len) }?;
-        Ok(w.restore(bytes, Timestamp::from_unix(now))?)
+        // SAFETY: caller contract above.
+        let i = unsafe { integrity(mac_key, mac_key_len, owner, owner_len, min_generation) }?;
+        Ok(w.restore_sealed(bytes, Timestamp::from_unix(now), &i)?)
     })
 }
 
-/// Forgets every id and starts cold at `now` (Unix seconds; call it when there is no
-/// snapshot to restore): until 600 s have passed, envelopes created at or before the start
-/// are refused (CONCORDIA_TEMPORAL), since they may have been accepted before the restart.
+/// Forgets every message and starts cold at `now` (Unix seconds; call it when there is no
+/// snapshot to restore): envelopes created at or before `now + 300 s` are refused
+/// (CONCORDIA_TEMPORAL) until `now + 900 s`, since the lost window may have accepted them
+/// (it took `created_at` up to 300 s ahead of its clock). Genuine envelopes created in
+/// those 300 s are refused too: the availability cost of a lost store.
 ///
 /// # Safety
 /// `w` must be a live window.

@@ -14,7 +14,7 @@ use concordia_core::aip::did::{self, DidDocument, Route, RouteMode};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::{IdSlot, ReplayWindow, TimeSlot, Verdict};
+use concordia_core::aip::replay::{replay_key, IdSlot, Integrity, ReplayWindow, TimeSlot, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
@@ -576,26 +576,32 @@ impl AipReplayWindow {
         Ok(Arc::new(AipReplayWindow { inner: Mutex::new(w) }))
     }
 
-    /// Checks one delivery of the message `id` (a lowercase UUID v4) created at
-    /// `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
-    /// `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
-    /// still inside the window) errors. A `now` earlier than one already seen counts as
-    /// the latest seen.
-    pub fn check(&self, id: String, created_at: String, now: SystemTime) -> Result<AipVerdict, AipError> {
+    /// Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
+    /// sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
+    /// against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
+    /// sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+    /// cold-start guard) / `Limit` (every slot holds a message still inside the window)
+    /// errors. A `now` earlier than one already seen counts as the latest seen.
+    pub fn check(&self, from: String, id: String, created_at: String, now: SystemTime) -> Result<AipVerdict, AipError> {
         let id = envelope::parse_uuid_v4(&id)?;
         let created = envelope::parse_rfc3339(&created_at)?;
         let now = timestamp(now)?;
-        let verdict = self.lock().check(id, created, now)?;
+        let verdict = self.lock().check(replay_key(&from, id), created, now)?;
         Ok(match verdict {
             Verdict::Fresh => AipVerdict::Fresh,
             Verdict::Duplicate => AipVerdict::Duplicate,
         })
     }
 
-    /// Whether the id (a lowercase UUID v4) is remembered.
-    pub fn contains(&self, id: String) -> Result<bool, AipError> {
+    /// Whether the message `id` (a lowercase UUID v4) from `from` is remembered.
+    pub fn contains(&self, from: String, id: String) -> Result<bool, AipError> {
         let id = envelope::parse_uuid_v4(&id)?;
-        Ok(self.lock().contains(id))
+        Ok(self.lock().contains(replay_key(&from, id)))
+    }
+
+    /// The generation of the last snapshot written or restored (0 before any).
+    pub fn generation(&self) -> u64 {
+        self.lock().generation()
     }
 
     /// Ids currently remembered.
@@ -613,25 +619,53 @@ impl AipReplayWindow {
         self.lock().capacity() as u64
     }
 
-    /// The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
-    /// [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
-    /// `Fresh` verdict.
+    /// The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
+    /// one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+    /// Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
+    /// tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
     pub fn snapshot(&self) -> Result<Vec<u8>, AipError> {
-        Ok(concordia_host::replay::snapshot(&*self.lock())?)
+        Ok(concordia_host::replay::snapshot(&mut *self.lock())?)
+    }
+
+    /// The snapshot sealed with HMAC-SHA256 under `mac_key` (at least 16 bytes, kept
+    /// outside the file) and bound to `owner` (e.g. the recipient's DID; may be empty), so
+    /// an edited snapshot, another key's or another owner's does not restore.
+    pub fn snapshot_sealed(&self, mac_key: Vec<u8>, owner: Vec<u8>) -> Result<Vec<u8>, AipError> {
+        let i = Integrity { mac_key: Some(&mac_key), owner: &owner, min_generation: 0 };
+        Ok(concordia_host::replay::snapshot_sealed(&mut *self.lock(), &i)?)
     }
 
     /// Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
-    /// corrupt, of another version or with more ids than the capacity are refused
-    /// (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
-    /// (see [`cold_start`](AipReplayWindow::cold_start)).
+    /// corrupt, of another version (version 1 included) or with more messages than the
+    /// capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
+    /// the window is then emptied and cold-started at `now` (see
+    /// [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+    /// accepted anything restores as a cold start at `now`.
     pub fn restore(&self, snapshot: Vec<u8>, now: SystemTime) -> Result<(), AipError> {
         let now = timestamp(now)?;
         Ok(self.lock().restore(&snapshot, now)?)
     }
 
-    /// Forgets every id and starts cold at `now` (call it when there is no snapshot to
-    /// restore): until 600 s have passed, envelopes created at or before the start are
-    /// refused (`Temporal`), since they may have been accepted before the restart.
+    /// As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+    /// `mac_key` and `owner` and that its generation is at least `min_generation`: an
+    /// edited snapshot, another key's or owner's, an unsealed one or an older generation
+    /// (rollback) is `Binding`, fail closed.
+    pub fn restore_sealed(
+        &self,
+        snapshot: Vec<u8>,
+        now: SystemTime,
+        mac_key: Vec<u8>,
+        owner: Vec<u8>,
+        min_generation: u64,
+    ) -> Result<(), AipError> {
+        let now = timestamp(now)?;
+        let i = Integrity { mac_key: Some(&mac_key), owner: &owner, min_generation };
+        Ok(self.lock().restore_sealed(&snapshot, now, &i)?)
+    }
+
+    /// Forgets every message and starts cold at `now` (call it when there is no snapshot
+    /// to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
+    /// until `now + 900 s`, since the lost window may have accepted them.
     pub fn cold_start(&self, now: SystemTime) -> Result<(), AipError> {
         let now = timestamp(now)?;
         self.lock().cold_start(now);

@@ -640,6 +640,7 @@ def test_consensus_artifact():
 
 ALICE_DID = "did:aip:aigentix.org:alice"
 BOB_DID = "did:aip:etagi.ru:bob"
+REPLAY_FROM = "did:aip:aigentix.org:alice"
 AIP_NOW = dt.datetime(2026, 5, 10, 14, 25, tzinfo=UTC)
 AIP_CREATED = "2026-05-10T14:25:00Z"
 # RFC 7748 §6.1: Alice's X25519 private and public keys.
@@ -970,7 +971,7 @@ def test_aip_open_freshness_and_replay():
     assert c.aip_open(bob, alice_doc, env, AIP_NOW, w) == opened
     with pytest.raises(c.AipError.Replay, match="replay"):
         c.aip_open(bob, alice_doc, env, AIP_NOW + dt.timedelta(seconds=5), w)
-    assert w.contains(obj["id"]) and w.len() == 1
+    assert w.contains(obj["from"], obj["id"]) and w.len() == 1
     with pytest.raises(c.AipError.Binding):
         c.aip_open(bob.with_did("did:aip:etagi.ru:carol"), alice_doc, env, AIP_NOW)
 
@@ -1045,48 +1046,48 @@ def test_aip_replay_window():
     w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     assert w.capacity() == 1024 and w.len() == 0 and w.is_empty()
     a, b = c.aip_new_message_id(), c.aip_new_message_id()
-    assert w.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
-    assert w.check(a, AIP_CREATED, AIP_NOW + dt.timedelta(seconds=5)) == c.AipVerdict.DUPLICATE
-    assert w.contains(a) and not w.contains(b) and w.len() == 1 and not w.is_empty()
+    assert w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    assert w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW + dt.timedelta(seconds=5)) == c.AipVerdict.DUPLICATE
+    assert w.contains(REPLAY_FROM, a) and not w.contains(REPLAY_FROM, b) and w.len() == 1 and not w.is_empty()
     # created_at may be up to 300 s ahead of now and 600 s behind it (inclusive).
-    assert w.check(b, "2026-05-10T14:30:05Z", AIP_NOW + dt.timedelta(seconds=5)) == c.AipVerdict.FRESH
+    assert w.check(REPLAY_FROM, b, "2026-05-10T14:30:05Z", AIP_NOW + dt.timedelta(seconds=5)) == c.AipVerdict.FRESH
     with pytest.raises(c.AipError.Temporal, match="future"):
-        w.check(c.aip_new_message_id(), "2026-05-10T14:30:06Z", AIP_NOW + dt.timedelta(seconds=5))
+        w.check(REPLAY_FROM, c.aip_new_message_id(), "2026-05-10T14:30:06Z", AIP_NOW + dt.timedelta(seconds=5))
     with pytest.raises(c.AipError.Temporal, match="older"):
-        w.check(c.aip_new_message_id(), "2026-05-10T14:14:59Z", AIP_NOW + dt.timedelta(seconds=1))
+        w.check(REPLAY_FROM, c.aip_new_message_id(), "2026-05-10T14:14:59Z", AIP_NOW + dt.timedelta(seconds=1))
     # Once created_at leaves the window any copy is too old; a refused check changes
     # nothing, not even the clock (issue 19), so the window still judges at its own time.
     later = AIP_NOW + dt.timedelta(seconds=601)
     with pytest.raises(c.AipError.Temporal):
-        w.check(a, AIP_CREATED, later)
-    assert w.contains(a) and w.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
+        w.check(REPLAY_FROM, a, AIP_CREATED, later)
+    assert w.contains(REPLAY_FROM, a) and w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
     # The next accepted check at that time evicts it.
-    assert w.check(c.aip_new_message_id(), "2026-05-10T14:30:00Z", later) == c.AipVerdict.FRESH
-    assert not w.contains(a) and w.contains(b)
+    assert w.check(REPLAY_FROM, c.aip_new_message_id(), "2026-05-10T14:30:00Z", later) == c.AipVerdict.FRESH
+    assert not w.contains(REPLAY_FROM, a) and w.contains(REPLAY_FROM, b)
     # Full: every slot holds an id still inside the window.
     full = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     for i in range(1024):
-        assert full.check(f"00000000-0000-4000-8000-{i:012x}", AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+        assert full.check(REPLAY_FROM, f"00000000-0000-4000-8000-{i:012x}", AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
     with pytest.raises(c.AipError.Limit):
-        full.check(c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
+        full.check(REPLAY_FROM, c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
     assert full.len() == 1024
-    assert full.check("00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
+    assert full.check(REPLAY_FROM, "00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
     with pytest.raises(c.AipError.Schema, match="UUID"):
-        w.contains("not-a-uuid")
+        w.contains(REPLAY_FROM, "not-a-uuid")
     with pytest.raises(c.AipError.Schema, match="RFC 3339"):
-        w.check(c.aip_new_message_id(), "yesterday", AIP_NOW)
+        w.check(REPLAY_FROM, c.aip_new_message_id(), "yesterday", AIP_NOW)
 
 
 def test_aip_replay_window_snapshot_restore_and_cold_start():
     w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     a = c.aip_new_message_id()
-    assert w.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    assert w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
     snap = w.snapshot()
-    assert isinstance(snap, bytes) and len(snap) == 68 + 28
+    assert isinstance(snap, bytes) and len(snap) == 76 + 28
     r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     r.restore(snap, AIP_NOW)
-    assert r.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE and not r.is_cold_started()
-    assert r.snapshot() == snap
+    assert r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE and not r.is_cold_started()
+    assert r.snapshot()[16:-32] == snap[16:-32] and r.generation() == 2
     # Truncated, bit-flipped or foreign bytes are refused (Input) and the window starts cold:
     # envelopes created at or before `now` are refused until a full window has passed.
     for bad in (snap[:-1], bytes([snap[0] ^ 1]) + snap[1:], b"", b"\x00" * 200):
@@ -1094,15 +1095,40 @@ def test_aip_replay_window_snapshot_restore_and_cold_start():
         with pytest.raises(c.AipError.Input, match="snapshot"):
             r.restore(bad, AIP_NOW)
         assert r.is_cold_started() and r.len() == 0
-        with pytest.raises(c.AipError.Temporal, match="cold start"):
-            r.check(a, AIP_CREATED, AIP_NOW)
+        with pytest.raises(c.AipError.Temporal, match="cold-start guard"):
+            r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW)
     # A fresh window with nothing to restore: cold start, or the explicit opt-out.
     r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
     r.cold_start(AIP_NOW)
     with pytest.raises(c.AipError.Temporal):
-        r.check(a, AIP_CREATED, AIP_NOW)
+        r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW)
     r.end_cold_start()
-    assert r.check(a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    assert r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+
+
+def test_aip_replay_window_sender_keys_and_sealed_snapshots():
+    """Issue 32: another sender's copy of an id is not a replay; the cold start refuses
+    created_at up to 300 s after it; sealed snapshots refuse rollback, swap and edits."""
+    w = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    a = c.aip_new_message_id()
+    assert w.check("did:aip:evil.example:mallory", a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    assert w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.FRESH
+    key = bytes(range(32))
+    old = w.snapshot_sealed(key, b"did:web:me")
+    cur = w.snapshot_sealed(key, b"did:web:me")
+    edited = bytearray(cur)
+    edited[40] ^= 1
+    for snap, owner, minimum in ((old, b"did:web:me", 2), (cur, b"did:web:other", 0), (w.snapshot(), b"did:web:me", 0), (bytes(edited), b"did:web:me", 0)):
+        r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+        with pytest.raises(c.AipError.Binding):
+            r.restore_sealed(snap, AIP_NOW, key, owner, minimum)
+        assert r.is_cold_started() and r.len() == 0
+    r = c.AipReplayWindow(c.AipReplayCapacity.SMALL)
+    r.restore_sealed(cur, AIP_NOW, key, b"did:web:me", 2)
+    assert r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) == c.AipVerdict.DUPLICATE
+    r.cold_start(AIP_NOW)
+    with pytest.raises(c.AipError.Temporal):
+        r.check(REPLAY_FROM, a, "2026-05-10T14:30:00Z", AIP_NOW)
 
 
 def test_aip_replay_window_sizes_on_small_stacks():
@@ -1115,7 +1141,7 @@ def test_aip_replay_window_sizes_on_small_stacks():
     def build():
         for cap in (c.AipReplayCapacity.MEDIUM, c.AipReplayCapacity.LARGE):
             made[cap] = c.AipReplayWindow(cap)
-            made[cap].check(c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
+            made[cap].check(REPLAY_FROM, c.aip_new_message_id(), AIP_CREATED, AIP_NOW)
 
     old = threading.stack_size(256 * 1024)
     try:

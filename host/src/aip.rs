@@ -441,7 +441,7 @@ fn open_parsed<'i>(
     let mut delivery = Delivery::Fresh(out);
     match (window, now) {
         (Some(w), Some(now)) => {
-            if w.check(env.id, env.created, now)? == Verdict::Duplicate {
+            if w.check(env.replay_key(), env.created, now)? == Verdict::Duplicate {
                 delivery = Delivery::Duplicate;
             }
         }

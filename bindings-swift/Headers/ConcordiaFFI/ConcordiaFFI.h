@@ -356,7 +356,7 @@ uint64_t uniffi_concordia_uniffi_fn_method_aipreplaywindow_capacity(uint64_t ptr
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_CHECK
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_CHECK
-RustBuffer uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(uint64_t ptr, RustBuffer id, RustBuffer created_at, RustBuffer now, RustCallStatus *_Nonnull out_status
+RustBuffer uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(uint64_t ptr, RustBuffer from, RustBuffer id, RustBuffer created_at, RustBuffer now, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_COLD_START
@@ -366,12 +366,17 @@ void uniffi_concordia_uniffi_fn_method_aipreplaywindow_cold_start(uint64_t ptr, 
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_CONTAINS
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_CONTAINS
-int8_t uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(uint64_t ptr, RustBuffer id, RustCallStatus *_Nonnull out_status
+int8_t uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(uint64_t ptr, RustBuffer from, RustBuffer id, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_END_COLD_START
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_END_COLD_START
 void uniffi_concordia_uniffi_fn_method_aipreplaywindow_end_cold_start(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_GENERATION
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_GENERATION
+uint64_t uniffi_concordia_uniffi_fn_method_aipreplaywindow_generation(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_IS_COLD_STARTED
@@ -394,9 +399,19 @@ uint64_t uniffi_concordia_uniffi_fn_method_aipreplaywindow_len(uint64_t ptr, Rus
 void uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore(uint64_t ptr, RustBuffer snapshot, RustBuffer now, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_RESTORE_SEALED
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_RESTORE_SEALED
+void uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore_sealed(uint64_t ptr, RustBuffer snapshot, RustBuffer now, RustBuffer mac_key, RustBuffer owner, uint64_t min_generation, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_SNAPSHOT
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_SNAPSHOT
 RustBuffer uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_SNAPSHOT_SEALED
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_METHOD_AIPREPLAYWINDOW_SNAPSHOT_SEALED
+RustBuffer uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot_sealed(uint64_t ptr, RustBuffer mac_key, RustBuffer owner, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_CLONE_CONSENSUSROOM
@@ -1468,6 +1483,12 @@ uint16_t uniffi_concordia_uniffi_checksum_method_aipreplaywindow_end_cold_start(
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_GENERATION
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_GENERATION
+uint16_t uniffi_concordia_uniffi_checksum_method_aipreplaywindow_generation(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_IS_COLD_STARTED
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_IS_COLD_STARTED
 uint16_t uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_cold_started(void
@@ -1492,9 +1513,21 @@ uint16_t uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_RESTORE_SEALED
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_RESTORE_SEALED
+uint16_t uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_SNAPSHOT
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_SNAPSHOT
 uint16_t uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_SNAPSHOT_SEALED
+#define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_CHECKSUM_METHOD_AIPREPLAYWINDOW_SNAPSHOT_SEALED
+uint16_t uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot_sealed(void
     
 );
 #endif

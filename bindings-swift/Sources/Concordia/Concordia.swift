@@ -1069,31 +1069,37 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     func capacity()  -> UInt64
     
     /**
-     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
-     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
-     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
-     * still inside the window) errors. A `now` earlier than one already seen counts as
-     * the latest seen.
+     * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
+     * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
+     * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
+     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * cold-start guard) / `Limit` (every slot holds a message still inside the window)
+     * errors. A `now` earlier than one already seen counts as the latest seen.
      */
-    func check(id: String, createdAt: String, now: Date) throws  -> AipVerdict
+    func check(from: String, id: String, createdAt: String, now: Date) throws  -> AipVerdict
     
     /**
-     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
-     * restore): until 600 s have passed, envelopes created at or before the start are
-     * refused (`Temporal`), since they may have been accepted before the restart.
+     * Forgets every message and starts cold at `now` (call it when there is no snapshot
+     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
+     * until `now + 900 s`, since the lost window may have accepted them.
      */
     func coldStart(now: Date) throws 
     
     /**
-     * Whether the id (a lowercase UUID v4) is remembered.
+     * Whether the message `id` (a lowercase UUID v4) from `from` is remembered.
      */
-    func contains(id: String) throws  -> Bool
+    func contains(from: String, id: String) throws  -> Bool
     
     /**
      * Drops the cold-start guard: the caller explicitly accepts that envelopes created
      * before the cold start may be replays.
      */
     func endColdStart() 
+    
+    /**
+     * The generation of the last snapshot written or restored (0 before any).
+     */
+    func generation()  -> UInt64
     
     /**
      * Whether a cold-start guard is in force.
@@ -1112,18 +1118,36 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     
     /**
      * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
-     * corrupt, of another version or with more ids than the capacity are refused
-     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
-     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     * corrupt, of another version (version 1 included) or with more messages than the
+     * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
+     * the window is then emptied and cold-started at `now` (see
+     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * accepted anything restores as a cold start at `now`.
      */
     func restore(snapshot: Data, now: Date) throws 
     
     /**
-     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
-     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
-     * `Fresh` verdict.
+     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * `mac_key` and `owner` and that its generation is at least `min_generation`: an
+     * edited snapshot, another key's or owner's, an unsealed one or an older generation
+     * (rollback) is `Binding`, fail closed.
+     */
+    func restoreSealed(snapshot: Data, now: Date, macKey: Data, owner: Data, minGeneration: UInt64) throws 
+    
+    /**
+     * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
+     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
+     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
      */
     func snapshot() throws  -> Data
+    
+    /**
+     * The snapshot sealed with HMAC-SHA256 under `mac_key` (at least 16 bytes, kept
+     * outside the file) and bound to `owner` (e.g. the recipient's DID; may be empty), so
+     * an edited snapshot, another key's or another owner's does not restore.
+     */
+    func snapshotSealed(macKey: Data, owner: Data) throws  -> Data
     
 }
 /**
@@ -1212,17 +1236,19 @@ open func capacity() -> UInt64  {
 }
     
     /**
-     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
-     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
-     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
-     * still inside the window) errors. A `now` earlier than one already seen counts as
-     * the latest seen.
+     * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
+     * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
+     * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
+     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * cold-start guard) / `Limit` (every slot holds a message still inside the window)
+     * errors. A `now` earlier than one already seen counts as the latest seen.
      */
-open func check(id: String, createdAt: String, now: Date)throws  -> AipVerdict  {
+open func check(from: String, id: String, createdAt: String, now: Date)throws  -> AipVerdict  {
     return try  FfiConverterTypeAipVerdict_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(
             self.uniffiCloneHandle(),
+        FfiConverterString.lower(from),
         FfiConverterString.lower(id),
         FfiConverterString.lower(createdAt),
         FfiConverterTimestamp.lower(now),uniffiCallStatus
@@ -1231,9 +1257,9 @@ open func check(id: String, createdAt: String, now: Date)throws  -> AipVerdict  
 }
     
     /**
-     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
-     * restore): until 600 s have passed, envelopes created at or before the start are
-     * refused (`Temporal`), since they may have been accepted before the restart.
+     * Forgets every message and starts cold at `now` (call it when there is no snapshot
+     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
+     * until `now + 900 s`, since the lost window may have accepted them.
      */
 open func coldStart(now: Date)throws   {try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
@@ -1245,13 +1271,14 @@ open func coldStart(now: Date)throws   {try rustCallWithError(FfiConverterTypeAi
 }
     
     /**
-     * Whether the id (a lowercase UUID v4) is remembered.
+     * Whether the message `id` (a lowercase UUID v4) from `from` is remembered.
      */
-open func contains(id: String)throws  -> Bool  {
+open func contains(from: String, id: String)throws  -> Bool  {
     return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(
             self.uniffiCloneHandle(),
+        FfiConverterString.lower(from),
         FfiConverterString.lower(id),uniffiCallStatus
     )
 })
@@ -1267,6 +1294,18 @@ open func endColdStart()  {try! rustCall() {
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 }
+}
+    
+    /**
+     * The generation of the last snapshot written or restored (0 before any).
+     */
+open func generation() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_generation(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
 }
     
     /**
@@ -1307,9 +1346,11 @@ open func len() -> UInt64  {
     
     /**
      * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
-     * corrupt, of another version or with more ids than the capacity are refused
-     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
-     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     * corrupt, of another version (version 1 included) or with more messages than the
+     * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
+     * the window is then emptied and cold-started at `now` (see
+     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * accepted anything restores as a cold start at `now`.
      */
 open func restore(snapshot: Data, now: Date)throws   {try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
@@ -1322,15 +1363,51 @@ open func restore(snapshot: Data, now: Date)throws   {try rustCallWithError(FfiC
 }
     
     /**
-     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
-     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
-     * `Fresh` verdict.
+     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * `mac_key` and `owner` and that its generation is at least `min_generation`: an
+     * edited snapshot, another key's or owner's, an unsealed one or an older generation
+     * (rollback) is `Binding`, fail closed.
+     */
+open func restoreSealed(snapshot: Data, now: Date, macKey: Data, owner: Data, minGeneration: UInt64)throws   {try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore_sealed(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(snapshot),
+        FfiConverterTimestamp.lower(now),
+        FfiConverterData.lower(macKey),
+        FfiConverterData.lower(owner),
+        FfiConverterUInt64.lower(minGeneration),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
+     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
+     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
      */
 open func snapshot()throws  -> Data  {
     return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(
             self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The snapshot sealed with HMAC-SHA256 under `mac_key` (at least 16 bytes, kept
+     * outside the file) and bound to `owner` (e.g. the recipient's DID; may be empty), so
+     * an edited snapshot, another key's or another owner's does not restore.
+     */
+open func snapshotSealed(macKey: Data, owner: Data)throws  -> Data  {
+    return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
+        uniffiCallStatus in
+    uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot_sealed(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(macKey),
+        FfiConverterData.lower(owner),uniffiCallStatus
     )
 })
 }
@@ -7906,16 +7983,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_capacity() != 16793) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() != 27802) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() != 50820) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() != 44346) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() != 50695) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() != 62342) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() != 14849) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_end_cold_start() != 13761) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_generation() != 36039) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_cold_started() != 64731) {
@@ -7927,10 +8007,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() != 42373) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() != 63237) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() != 32447) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() != 40359) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed() != 61462) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() != 62723) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot_sealed() != 30197) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_consensusroom_apply() != 36496) {

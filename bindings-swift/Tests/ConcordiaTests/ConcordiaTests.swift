@@ -395,6 +395,7 @@ private let aliceDid = "did:aip:aigentix.org:alice"
 private let bobDid = "did:aip:etagi.ru:bob"
 private let aipCreated = "2026-05-10T14:25:00Z"
 private let aipNow = Date(timeIntervalSince1970: 1_778_423_100)  // 2026-05-10T14:25:00Z
+private let replayFrom = "did:aip:aigentix.org:alice"
 // RFC 7748 §6.1: Alice's X25519 private and public keys.
 private let rfc7748Secret = Data(hex: "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a")
 private let rfc7748Public = Data(hex: "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a")
@@ -609,44 +610,44 @@ final class AipTests: XCTestCase {
         XCTAssertEqual(w.capacity(), 1024)
         XCTAssertTrue(w.isEmpty())
         let a = try aipNewMessageId()
-        XCTAssertEqual(try w.check(id: a, createdAt: aipCreated, now: aipNow), .fresh)
-        XCTAssertEqual(try w.check(id: a, createdAt: aipCreated, now: aipNow.addingTimeInterval(5)), .duplicate)
-        XCTAssertTrue(try w.contains(id: a))
+        XCTAssertEqual(try w.check(from: replayFrom, id: a, createdAt: aipCreated, now: aipNow), .fresh)
+        XCTAssertEqual(try w.check(from: replayFrom, id: a, createdAt: aipCreated, now: aipNow.addingTimeInterval(5)), .duplicate)
+        XCTAssertTrue(try w.contains(from: replayFrom, id: a))
         XCTAssertEqual(w.len(), 1)
         assertThrows(AipError.Temporal) {
-            _ = try w.check(id: try aipNewMessageId(), createdAt: "2026-05-10T14:30:06Z", now: aipNow.addingTimeInterval(5))
+            _ = try w.check(from: replayFrom, id: try aipNewMessageId(), createdAt: "2026-05-10T14:30:06Z", now: aipNow.addingTimeInterval(5))
         }
-        assertThrows(AipError.Temporal) { _ = try w.check(id: a, createdAt: aipCreated, now: aipNow.addingTimeInterval(601)) }
+        assertThrows(AipError.Temporal) { _ = try w.check(from: replayFrom, id: a, createdAt: aipCreated, now: aipNow.addingTimeInterval(601)) }
         // A refused check changes nothing, its clock included; the next accepted one evicts.
-        XCTAssertTrue(try w.contains(id: a))
-        XCTAssertEqual(try w.check(id: try aipNewMessageId(), createdAt: "2026-05-10T14:30:00Z", now: aipNow.addingTimeInterval(601)), .fresh)
-        XCTAssertFalse(try w.contains(id: a))
-        assertThrows(AipError.Schema) { _ = try w.contains(id: "not-a-uuid") }
+        XCTAssertTrue(try w.contains(from: replayFrom, id: a))
+        XCTAssertEqual(try w.check(from: replayFrom, id: try aipNewMessageId(), createdAt: "2026-05-10T14:30:00Z", now: aipNow.addingTimeInterval(601)), .fresh)
+        XCTAssertFalse(try w.contains(from: replayFrom, id: a))
+        assertThrows(AipError.Schema) { _ = try w.contains(from: replayFrom, id: "not-a-uuid") }
         let full = try AipReplayWindow(capacity: .small)
         for n in 0..<1024 {
             let hex = String(n, radix: 16)
             let id = "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
-            XCTAssertEqual(try full.check(id: id, createdAt: aipCreated, now: aipNow), .fresh)
+            XCTAssertEqual(try full.check(from: replayFrom, id: id, createdAt: aipCreated, now: aipNow), .fresh)
         }
-        assertThrows(AipError.Limit) { _ = try full.check(id: try aipNewMessageId(), createdAt: aipCreated, now: aipNow) }
+        assertThrows(AipError.Limit) { _ = try full.check(from: replayFrom, id: try aipNewMessageId(), createdAt: aipCreated, now: aipNow) }
     }
 
     func testReplayWindowSnapshotRestoreAndColdStart() throws {
         let w = try AipReplayWindow(capacity: .small)
         let a = try aipNewMessageId()
-        XCTAssertEqual(try w.check(id: a, createdAt: aipCreated, now: aipNow), .fresh)
+        XCTAssertEqual(try w.check(from: replayFrom, id: a, createdAt: aipCreated, now: aipNow), .fresh)
         let snap = try w.snapshot()
         let r = try AipReplayWindow(capacity: .small)
         try r.restore(snapshot: snap, now: aipNow)
-        XCTAssertEqual(try r.check(id: a, createdAt: aipCreated, now: aipNow), .duplicate)
+        XCTAssertEqual(try r.check(from: replayFrom, id: a, createdAt: aipCreated, now: aipNow), .duplicate)
         XCTAssertFalse(r.isColdStarted())
         // A truncated snapshot is refused and the window starts cold.
         let cold = try AipReplayWindow(capacity: .small)
         assertThrows(AipError.Input) { try cold.restore(snapshot: snap.dropLast(), now: aipNow) }
         XCTAssertTrue(cold.isColdStarted())
-        assertThrows(AipError.Temporal) { _ = try cold.check(id: a, createdAt: aipCreated, now: aipNow) }
+        assertThrows(AipError.Temporal) { _ = try cold.check(from: replayFrom, id: a, createdAt: aipCreated, now: aipNow) }
         cold.endColdStart()
-        XCTAssertEqual(try cold.check(id: a, createdAt: aipCreated, now: aipNow), .fresh)
+        XCTAssertEqual(try cold.check(from: replayFrom, id: a, createdAt: aipCreated, now: aipNow), .fresh)
     }
 
     /// The large windows are allocated in place, never on the caller's stack: a thread with a

@@ -294,7 +294,7 @@ pub struct Envelope<'a> {
     root: Value<'a>,
     /// The header fields.
     pub header: Header<'a>,
-    /// `id` as 128 bits (the replay window key).
+    /// `id` as 128 bits (the replay window's key is [`Envelope::replay_key`]: sender and id).
     pub id: u128,
     /// `created_at` as an instant.
     pub created: Timestamp,
@@ -357,6 +357,13 @@ pub fn from_value(root: Value<'_>) -> Result<Envelope<'_>> {
 }
 
 impl Envelope<'_> {
+    /// The replay window's key of this envelope: [`replay_key`](crate::aip::replay::replay_key) of its signed
+    /// `from` and its `id`, so only a copy from the same sender is a duplicate.
+    #[must_use]
+    pub fn replay_key(&self) -> u128 {
+        crate::aip::replay::replay_key(self.header.from, self.id)
+    }
+
     /// Verifies `sig` under `key`, streaming the canonical preimage (no buffer).
     ///
     /// # Errors

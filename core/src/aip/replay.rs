@@ -1,53 +1,97 @@
 //! A fixed-capacity replay window for at-least-once relay delivery.
 //!
 //! A relay delivers every envelope at least once, so the recipient must recognise a
-//! message it has already processed. [`ReplayWindow::check`] takes the envelope's `id`
-//! (its 128 bits), its `created_at` and the caller's `now`, and decides:
+//! message it has already processed. [`ReplayWindow::check`] takes the envelope's replay
+//! key (128 bits from its sender and its `id`: [`replay_key`], or
+//! [`Envelope::replay_key`](crate::aip::envelope::Envelope::replay_key)), its `created_at`
+//! and the caller's `now`, and decides:
 //!
 //! * `created_at > now + 300 s` (more than [`MAX_FUTURE_SKEW`] ahead): rejected,
 //!   [`Error::Temporal`];
 //! * `created_at < now - 600 s` (older than [`WINDOW`]): rejected, [`Error::Temporal`];
 //!   both bounds are inclusive to the nanosecond (`now + 300 s` and `now - 600 s` pass);
-//! * an `id` already remembered: [`Verdict::Duplicate`], so the caller can acknowledge the
+//! * a key already remembered: [`Verdict::Duplicate`], so the caller can acknowledge the
 //!   delivery without processing it again;
-//! * otherwise the id is remembered and the result is [`Verdict::Fresh`], unless all `N`
-//!   slots hold ids that are still inside the window: then the window fails closed with
+//! * otherwise the key is remembered and the result is [`Verdict::Fresh`], unless all `N`
+//!   slots hold keys that are still inside the window: then the window fails closed with
 //!   [`Error::Limit`] (`Capacity`) rather than forget one of them.
+//!
+//! # Keys: sender and id
+//!
+//! An entry is keyed by the sender's DID (the envelope's signed `from`) together with the
+//! `id`, not by the `id` alone: only a copy from the same sender is a duplicate, so another
+//! sender who copies Alice's `id` (ids are not secret) and gets his envelope in first does
+//! not make Alice's genuine envelope a "replay". [`replay_key`] is the first 128 bits of
+//! SHA-256 over [`REPLAY_KEY_LABEL`], the length of `from` (u64 little-endian), the bytes
+//! of `from` and the id (16 bytes, big-endian): collision-resistant (finding two
+//! (sender, id) pairs with one key takes about 2^64 work), and the length prefix keeps the
+//! fields apart. The window itself only sees 128-bit keys.
 //!
 //! An entry is evicted exactly when its `created_at` has left the window
 //! (`created_at < now - 600 s`); from that moment any copy of that message (same signed
-//! `created_at`) is rejected as too old, so no id is ever accepted twice. `now` is made
+//! `created_at`) is rejected as too old, so no key is ever accepted twice. `now` is made
 //! monotone: a `now` earlier than one already seen is read as the latest seen, so a clock
-//! stepping back cannot resurrect an evicted id. The clock moves only with an accepted
+//! stepping back cannot resurrect an evicted key. The clock moves only with an accepted
 //! check: a check that fails (any error) leaves the window exactly as it was, its clock
 //! included, so a rejected envelope cannot push the window forward.
 //!
 //! # Restarts: snapshot, restore, cold start
 //!
-//! [`ReplayWindow::snapshot`] writes the state (ids, `created_at`s, clock, cold-start
-//! guard) into a caller buffer ([`ReplayWindow::snapshot_len`] or [`snapshot_len_for`]
-//! sizes it); [`ReplayWindow::restore`] reads it back, and the restored window gives the
-//! same verdicts as the uninterrupted one. Write the snapshot before acting on a `Fresh`
-//! verdict, or a crash in between forgets the id. Bytes (all integers little-endian):
+//! [`ReplayWindow::snapshot`] writes the state (keys, `created_at`s, clock, cold-start
+//! guard, generation) into a caller buffer ([`ReplayWindow::snapshot_len`] or
+//! [`snapshot_len_for`] sizes it); [`ReplayWindow::restore`] reads it back, and the
+//! restored window gives the same verdicts as the uninterrupted one. Write the snapshot
+//! before acting on a `Fresh` verdict, or a crash in between forgets the key. Bytes (all
+//! integers little-endian):
 //!
 //! ```text
 //! 0   "CRWS"         magic
-//! 4   1              version (SNAPSHOT_VERSION)
-//! 5   flags          bit 0: clock present, bit 1: cold-start guard present; others 0
+//! 4   2              version (SNAPSHOT_VERSION)
+//! 5   flags          bit 0: clock present, bit 1: cold-start guard present,
+//!                    bit 2: sealed with a MAC (else a plain SHA-256 checksum); others 0
 //! 6   0 0            reserved
-//! 8   i64 + u32      clock (seconds, nanoseconds; zero when absent)
-//! 20  i64 + u32      cold-start guard (likewise)
-//! 32  u32            count
-//! 36  count x 28     id (u128), created_at (i64 seconds, u32 nanoseconds), in heap order
-//! end-32             SHA-256 of everything before
+//! 8   u64            generation (one more at every snapshot)
+//! 16  i64 + u32      clock (seconds, nanoseconds; zero when absent)
+//! 28  i64 + u32      cold-start guard (likewise)
+//! 40  u32            count
+//! 44  count x 28     key (u128), created_at (i64 seconds, u32 nanoseconds), in heap order
+//! end-32             SHA-256 of everything before, or its HMAC-SHA256 (bit 2)
 //! ```
 //!
 //! Restoring fails closed: bytes that are missing, truncated, bit-flipped, of another
-//! version or inconsistent (an id twice, a `created_at` outside the window at the saved
-//! clock, entries out of heap order) are refused, and the window is left empty and
-//! [cold-started](ReplayWindow::cold_start): until a full window has passed, envelopes
-//! created before the start (or at it) are refused, unless the caller explicitly opts out with
-//! [`ReplayWindow::end_cold_start`].
+//! version or inconsistent (a key twice, a `created_at` outside the window at the saved
+//! clock, entries out of heap order), or refused by the [`Integrity`] the caller asks
+//! for, are refused, and the window is left empty and [cold-started](ReplayWindow::cold_start).
+//! A snapshot of version 1 (whose entries were keyed by the `id` alone, so they cannot be
+//! converted) is refused the same way, the cold start at the later of its saved clock and
+//! `now`. A snapshot without a clock (of a window that never accepted anything) restores as
+//! a cold start too, never as an unguarded empty window: such bytes put over a store must
+//! not erase what it remembered.
+//!
+//! # What the checksum covers, and what a MAC adds
+//!
+//! The SHA-256 checksum detects accidents (a torn write, a flipped bit, a truncated copy),
+//! not tampering: anyone who can write the file can delete an entry and recompute the
+//! checksum, put back an older copy (rollback), or put another agent's store in its place
+//! (swap), and the replay it forgot opens again. A deployment that must resist that
+//! chooses [`Integrity`] for [`ReplayWindow::snapshot_sealed`] and
+//! [`ReplayWindow::restore_sealed`]:
+//!
+//! * `mac_key`: the last 32 bytes are HMAC-SHA256 under a key the caller keeps outside
+//!   the file (at least 16 bytes; 32 random bytes are right), over [`SNAPSHOT_MAC_LABEL`],
+//!   the owner's length (u64 little-endian), the owner and everything before the MAC. An
+//!   edited snapshot, a snapshot without a MAC, or one sealed under another key does not
+//!   restore (`Error::Binding`); a MAC snapshot restored without its key is refused too.
+//! * `owner`: bound into the MAC (e.g. the recipient's DID), so another agent's store
+//!   sealed under the same key does not verify. Needs `mac_key`.
+//! * `min_generation`: every snapshot carries a generation, one more than the window's
+//!   last ([`ReplayWindow::generation`]); restore refuses a generation below the minimum
+//!   the caller supplies (an older copy: rollback). The caller keeps the last generation it
+//!   saved somewhere the file's writer cannot roll back. Without a MAC the generation can
+//!   be edited like the rest, so it then catches accidents (an old backup) only.
+//!
+//! After a refusal the window's generation is at least `min_generation`, so the next
+//! snapshot it writes restores under the same minimum.
 //!
 //! Structure: an AVL tree keyed by id (lookup and insert O(log N)) and a binary min-heap
 //! keyed by `created_at` (eviction O(log N) each), in two arrays the caller provides: one
@@ -58,14 +102,17 @@
 //! pairs: tree lookups then touch 32-byte nodes only, which measured 15 % faster.)
 //!
 //! ```
-//! use concordia_core::aip::replay::{FixedReplayWindow, IdSlot, ReplayWindow, TimeSlot, Verdict};
+//! use concordia_core::aip::replay::{replay_key, FixedReplayWindow, IdSlot, ReplayWindow, TimeSlot, Verdict};
 //! use concordia_core::time::Timestamp;
 //!
 //! let now = Timestamp::from_unix(1_800_000_000);
+//! let (alice, bob) = (replay_key("did:web:alice.example", 7), replay_key("did:web:bob.example", 7));
 //! // Storage inside the value...
 //! let mut w = FixedReplayWindow::<64>::new();
-//! assert_eq!(w.check(7, now, now), Ok(Verdict::Fresh));
-//! assert_eq!(w.check(7, now, now), Ok(Verdict::Duplicate));
+//! assert_eq!(w.check(alice, now, now), Ok(Verdict::Fresh));
+//! assert_eq!(w.check(alice, now, now), Ok(Verdict::Duplicate));
+//! // Bob's envelope with Alice's id is not her message.
+//! assert_eq!(w.check(bob, now, now), Ok(Verdict::Fresh));
 //! // ...or borrowed from the caller.
 //! let (mut ids, mut times) = ([IdSlot::EMPTY; 16], [TimeSlot::EMPTY; 16]);
 //! let mut w = ReplayWindow::new_in(&mut ids[..], &mut times[..]);
@@ -111,19 +158,109 @@ pub fn check_fresh(created_at: Timestamp, now: Timestamp) -> Result<()> {
     Ok(())
 }
 
+/// The domain-separation label of [`replay_key`].
+pub const REPLAY_KEY_LABEL: &[u8] = b"concordia aip replay key v1\0";
+
+/// The replay window's key for the envelope `id` from the sender `from` (its DID, the
+/// envelope's signed `from` text): the first 16 bytes (big-endian) of SHA-256 over
+/// [`REPLAY_KEY_LABEL`], `from`'s length as u64 little-endian, `from`'s bytes and `id` as
+/// 16 big-endian bytes. Only a copy from the same sender has the same key.
+#[must_use]
+pub fn replay_key(from: &str, id: u128) -> u128 {
+    let mut h = crate::digest::Sha256Sink::new();
+    h.update(REPLAY_KEY_LABEL);
+    h.update(&(from.len() as u64).to_le_bytes());
+    h.update(from.as_bytes());
+    h.update(&id.to_be_bytes());
+    u128::from_be_bytes(le(&h.finish().0, 0))
+}
+
 /// The version [`ReplayWindow::snapshot`] writes and [`ReplayWindow::restore`] reads.
-pub const SNAPSHOT_VERSION: u8 = 1;
+pub const SNAPSHOT_VERSION: u8 = 2;
+/// The domain-separation label of a snapshot's MAC (see [`Integrity`]).
+pub const SNAPSHOT_MAC_LABEL: &[u8] = b"concordia aip replay snapshot mac v2\0";
+/// The shortest MAC key [`Integrity`] accepts: 16 bytes.
+pub const MIN_MAC_KEY_LEN: usize = 16;
 const SNAPSHOT_MAGIC: [u8; 4] = *b"CRWS";
-const SNAPSHOT_HEADER: usize = 36;
+const SNAPSHOT_HEADER: usize = 44;
 const SNAPSHOT_ENTRY: usize = 28;
 const SNAPSHOT_CHECKSUM: usize = 32;
+const FLAG_CLOCK: u8 = 1;
+const FLAG_GUARD: u8 = 2;
+const FLAG_MAC: u8 = 4;
 const CORRUPT: Error = Error::Encoding("replay snapshot is corrupt (inconsistent contents)");
 
-/// The length of the snapshot of a window that remembers `ids` ids: 68 + 28 per id (a
+/// The length of the snapshot of a window that remembers `ids` keys: 76 + 28 per key (a
 /// buffer of `snapshot_len_for(capacity)` bytes holds any snapshot of a window).
 #[must_use]
 pub const fn snapshot_len_for(ids: usize) -> usize {
     SNAPSHOT_HEADER + SNAPSHOT_CHECKSUM + ids.saturating_mul(SNAPSHOT_ENTRY)
+}
+
+/// The integrity a deployment chooses for its snapshots (module documentation: "What the
+/// checksum covers, and what a MAC adds"). [`Integrity::NONE`] (the default) is the plain
+/// checksum, which detects accidents only. The key is never shown by `Debug`.
+#[derive(Clone, Copy, Default)]
+pub struct Integrity<'a> {
+    /// The HMAC-SHA256 key (at least [`MIN_MAC_KEY_LEN`] bytes), kept outside the
+    /// snapshot. `None`: the SHA-256 checksum alone, and a MAC snapshot is refused.
+    pub mac_key: Option<&'a [u8]>,
+    /// Bound into the MAC (e.g. the recipient's DID), so another owner's snapshot does not
+    /// verify; empty: not bound. Only with `mac_key`.
+    pub owner: &'a [u8],
+    /// [`restore_sealed`](ReplayWindow::restore_sealed) refuses a snapshot whose
+    /// generation is below this (rollback); 0 accepts any. Not used by snapshots.
+    pub min_generation: u64,
+}
+
+impl Integrity<'_> {
+    /// The plain checksum, no owner, any generation.
+    pub const NONE: Integrity<'static> = Integrity { mac_key: None, owner: &[], min_generation: 0 };
+
+    fn validate(&self) -> Result<()> {
+        match self.mac_key {
+            Some(k) if k.len() < MIN_MAC_KEY_LEN => {
+                Err(Error::InvalidArgument("replay snapshot MAC key must be at least 16 bytes"))
+            }
+            None if !self.owner.is_empty() => {
+                Err(Error::InvalidArgument("a replay snapshot owner is bound only with a MAC key"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The last 32 bytes of a snapshot whose other bytes are `body`.
+    fn seal(&self, body: &[u8]) -> [u8; 32] {
+        match self.mac_key {
+            None => crate::digest::sha256(body).0,
+            Some(k) => {
+                use hmac::{KeyInit, Mac};
+                let Ok(mut m) = hmac::Hmac::<sha2::Sha256>::new_from_slice(k) else { return [0; 32] };
+                m.update(SNAPSHOT_MAC_LABEL);
+                m.update(&(self.owner.len() as u64).to_le_bytes());
+                m.update(self.owner);
+                m.update(body);
+                m.finalize().into_bytes().into()
+            }
+        }
+    }
+
+    /// Whether `sum` seals `body` (in constant time for a MAC).
+    fn verifies(&self, body: &[u8], sum: &[u8]) -> bool {
+        let want = self.seal(body);
+        let diff = want.iter().zip(sum).fold(u8::from(sum.len() != want.len()), |d, (a, b)| d | (a ^ b));
+        diff == 0
+    }
+}
+
+impl core::fmt::Debug for Integrity<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Integrity")
+            .field("mac_key", &self.mac_key.map(|_| "<redacted>"))
+            .field("owner_len", &self.owner.len())
+            .field("min_generation", &self.min_generation)
+            .finish()
+    }
 }
 
 struct Writer<'a> {
@@ -146,10 +283,11 @@ impl Writer<'_> {
     }
 }
 
-/// A snapshot whose framing, checksum and header have been checked.
+/// A snapshot whose framing, seal and header have been checked.
 struct Snapshot<'a> {
     entries: &'a [u8],
     count: usize,
+    generation: u64,
     latest: Option<Timestamp>,
     guard: Option<Timestamp>,
 }
@@ -166,42 +304,80 @@ fn time_at(b: &[u8], at: usize) -> Result<Timestamp> {
     Timestamp::from_unix_nanos(i64::from_le_bytes(le(b, at)), u32::from_le_bytes(le(b, at + 8))).map_err(|_| CORRUPT)
 }
 
+/// The saved clock of a well-formed version-1 snapshot (36-byte header, 28-byte entries,
+/// SHA-256 checksum; clock at offset 8 when flag bit 0 is set).
+fn v1_clock(s: &[u8]) -> Option<Timestamp> {
+    const V1_FIXED: usize = 36 + SNAPSHOT_CHECKSUM;
+    if s.len() < V1_FIXED || !(s.len() - V1_FIXED).is_multiple_of(SNAPSHOT_ENTRY) {
+        return None;
+    }
+    if s.get(..4) != Some(&SNAPSHOT_MAGIC[..]) || s.get(4) != Some(&1) || s.get(5).is_none_or(|f| f & 1 == 0) {
+        return None;
+    }
+    let (body, sum) = s.split_at(s.len() - SNAPSHOT_CHECKSUM);
+    if crate::digest::sha256(body).as_bytes() != sum {
+        return None;
+    }
+    let t = time_at(s, 8).ok()?;
+    bounds(t).ok().map(|_| t)
+}
+
 impl<'a> Snapshot<'a> {
-    fn parse(s: &'a [u8]) -> Result<Self> {
+    fn parse(s: &'a [u8], integrity: &Integrity<'_>) -> Result<Self> {
+        if s.get(..4).is_some_and(|m| m != SNAPSHOT_MAGIC) {
+            return Err(Error::Encoding("not a replay window snapshot"));
+        }
+        if s.get(4) == Some(&1) {
+            return Err(Error::Encoding(
+                "replay snapshot version 1 (entries keyed by id alone) is not restored: cold start",
+            ));
+        }
         if s.len() < snapshot_len_for(0) || !(s.len() - snapshot_len_for(0)).is_multiple_of(SNAPSHOT_ENTRY) {
             return Err(Error::Encoding("replay snapshot is truncated or has a wrong length"));
-        }
-        if s.get(..4) != Some(&SNAPSHOT_MAGIC[..]) {
-            return Err(Error::Encoding("not a replay window snapshot"));
         }
         if s.get(4) != Some(&SNAPSHOT_VERSION) {
             return Err(Error::Encoding("replay snapshot version is not supported"));
         }
-        let (body, sum) = s.split_at(s.len() - SNAPSHOT_CHECKSUM);
-        if crate::digest::sha256(body).as_bytes() != sum {
-            return Err(Error::Encoding("replay snapshot checksum does not match"));
-        }
         let flags = s.get(5).copied().unwrap_or(0xff);
-        if flags & !0b11 != 0 || s.get(6..8) != Some(&[0, 0][..]) {
+        let (body, sum) = s.split_at(s.len() - SNAPSHOT_CHECKSUM);
+        match (flags & FLAG_MAC != 0, integrity.mac_key.is_some()) {
+            (false, false) if !integrity.verifies(body, sum) => {
+                return Err(Error::Encoding("replay snapshot checksum does not match"));
+            }
+            (true, true) if !integrity.verifies(body, sum) => {
+                return Err(Error::Binding(
+                    "replay snapshot MAC does not verify (another key or owner, or the file was changed)",
+                ));
+            }
+            (false, true) => return Err(Error::Binding("replay snapshot has no MAC, and a MAC key was given")),
+            (true, false) => return Err(Error::Binding("replay snapshot is sealed with a MAC: restore needs its key")),
+            _ => {}
+        }
+        if flags & !(FLAG_CLOCK | FLAG_GUARD | FLAG_MAC) != 0 || s.get(6..8) != Some(&[0, 0][..]) {
             return Err(CORRUPT);
         }
-        let latest = time_at(s, 8)?;
-        let guard = time_at(s, 20)?;
-        let count = u32::from_le_bytes(le(s, 32)) as usize;
+        let generation = u64::from_le_bytes(le(s, 8));
+        if generation < integrity.min_generation {
+            return Err(Error::Binding("replay snapshot generation is older than the minimum (rolled back)"));
+        }
+        let latest = time_at(s, 16)?;
+        let guard = time_at(s, 28)?;
+        let count = u32::from_le_bytes(le(s, 40)) as usize;
         let entries = body.get(SNAPSHOT_HEADER..).unwrap_or(&[]);
         if entries.len() != count.saturating_mul(SNAPSHOT_ENTRY) {
             return Err(CORRUPT);
         }
-        let latest = if flags & 1 != 0 { Some(latest) } else { None };
-        let guard = if flags & 2 != 0 { Some(guard) } else { None };
-        let snap = Snapshot { entries, count, latest, guard };
+        let latest = if flags & FLAG_CLOCK != 0 { Some(latest) } else { None };
+        let guard = if flags & FLAG_GUARD != 0 { Some(guard) } else { None };
+        let snap = Snapshot { entries, count, generation, latest, guard };
         match latest {
             // A window without a clock has never accepted anything, nor been cold-started.
             None if count > 0 || guard.is_some() => return Err(CORRUPT),
             None => {}
             Some(l) => {
-                bounds(l).map_err(|_| CORRUPT)?;
-                if guard.is_some_and(|g| g > l) {
+                let (_, newest) = bounds(l).map_err(|_| CORRUPT)?;
+                // A guard covers at most what the window could accept at its clock.
+                if guard.is_some_and(|g| g > newest) {
                     return Err(CORRUPT);
                 }
             }
@@ -209,7 +385,7 @@ impl<'a> Snapshot<'a> {
         Ok(snap)
     }
 
-    /// Entry `i`: its id and `created_at`, which must lie inside the window at `latest`.
+    /// Entry `i`: its key and `created_at`, which must lie inside the window at `latest`.
     fn entry(&self, i: usize) -> Result<(u128, Timestamp)> {
         let at = i * SNAPSHOT_ENTRY;
         let id = u128::from_le_bytes(le(self.entries, at));
@@ -296,6 +472,7 @@ pub struct ReplayWindow<T, H> {
     unused: u32,
     latest: Option<Timestamp>,
     guard: Option<Timestamp>,
+    generation: u64,
 }
 
 impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> core::fmt::Debug for ReplayWindow<T, H> {
@@ -326,6 +503,7 @@ impl<const N: usize> FixedReplayWindow<N> {
             unused: 0,
             latest: None,
             guard: None,
+            generation: 0,
         }
     }
 }
@@ -334,7 +512,17 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
     /// An empty window over the caller's storage (previous contents do not matter).
     /// Capacity is the shorter of the two lengths, at most 2^32 - 2.
     pub fn new_in(ids: T, times: H) -> Self {
-        ReplayWindow { nodes: ids, heap: times, len: 0, root: NIL, free: NIL, unused: 0, latest: None, guard: None }
+        ReplayWindow {
+            nodes: ids,
+            heap: times,
+            len: 0,
+            root: NIL,
+            free: NIL,
+            unused: 0,
+            latest: None,
+            guard: None,
+            generation: 0,
+        }
     }
 
     /// The storage back (for reuse); the window is gone.
@@ -373,11 +561,20 @@ impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> ReplayWindow<T, H> {
         self.heap.as_ref().get(i).map_or((0, 0), |s| s.0.key())
     }
 
-    /// The cold-start guard: envelopes created before it are refused (see
-    /// [`cold_start`](ReplayWindow::cold_start)); `None` when not guarded.
+    /// The cold-start guard: envelopes created at or before it are refused (see
+    /// [`cold_start`](ReplayWindow::cold_start): the start plus [`MAX_FUTURE_SKEW`]);
+    /// `None` when not guarded.
     #[must_use]
     pub fn cold_start_guard(&self) -> Option<Timestamp> {
         self.guard
+    }
+
+    /// The generation of the last snapshot this window wrote or restored (0 before any);
+    /// the next [`snapshot`](Self::snapshot) writes one more. Keep the value a snapshot was
+    /// written with to pass as [`Integrity::min_generation`] on restore.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The length of [`snapshot`](Self::snapshot)'s output now:
@@ -387,35 +584,7 @@ impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> ReplayWindow<T, H> {
         snapshot_len_for(self.len)
     }
 
-    /// Writes the window's state (its ids with their `created_at`, its clock and its
-    /// cold-start guard) into `out` as versioned, checksummed bytes (format in the module
-    /// documentation) and returns their length. [`restore`](ReplayWindow::restore) reads
-    /// them back into a window of at least this window's [`len`](Self::len).
-    ///
-    /// # Errors
-    /// [`Error::BufferTooSmall`] with the length needed (an empty `out` is a size query).
-    pub fn snapshot(&self, out: &mut [u8]) -> Result<usize> {
-        let needed = self.snapshot_len();
-        let Some(out) = out.get_mut(..needed) else {
-            return Err(Error::BufferTooSmall { needed });
-        };
-        let (body, sum) = out.split_at_mut(needed - SNAPSHOT_CHECKSUM);
-        let mut w = Writer { out: body, at: 0 };
-        w.put(&SNAPSHOT_MAGIC);
-        w.put(&[SNAPSHOT_VERSION, u8::from(self.latest.is_some()) | (u8::from(self.guard.is_some()) << 1), 0, 0]);
-        w.time(self.latest);
-        w.time(self.guard);
-        w.put(&u32::try_from(self.len).unwrap_or(u32::MAX).to_le_bytes());
-        for slot in self.heap.as_ref().iter().take(self.len) {
-            w.put(&self.node(slot.0.node).id.to_le_bytes());
-            w.put(&slot.0.secs.to_le_bytes());
-            w.put(&slot.0.nanos.to_le_bytes());
-        }
-        sum.copy_from_slice(crate::digest::sha256(body).as_bytes());
-        Ok(needed)
-    }
-
-    /// Whether `id` is remembered (O(log N); no eviction, no clock).
+    /// Whether the key `id` is remembered (O(log N); no eviction, no clock).
     #[must_use]
     pub fn contains(&self, id: u128) -> bool {
         let nodes = self.nodes.as_ref();
@@ -432,13 +601,70 @@ impl<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>> ReplayWindow<T, H> {
 }
 
 impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlot]>> ReplayWindow<T, H> {
-    /// Checks one delivery; see the module documentation for the rules. A check that
-    /// fails (any `Err`) leaves the window exactly as it was, its clock included: only an
-    /// accepted check (`Fresh` or `Duplicate`) moves the clock to `now` and evicts.
+    /// Writes the window's state (its keys with their `created_at`, its clock, its
+    /// cold-start guard and the next generation) into `out` as versioned, checksummed
+    /// bytes (format in the module documentation) and returns their length: the same as
+    /// [`snapshot_sealed`](Self::snapshot_sealed) with [`Integrity::NONE`].
+    ///
+    /// # Errors
+    /// As [`snapshot_sealed`](Self::snapshot_sealed).
+    pub fn snapshot(&mut self, out: &mut [u8]) -> Result<usize> {
+        self.snapshot_sealed(out, &Integrity::NONE)
+    }
+
+    /// Writes the window's state into `out`, sealed as `integrity` says (its MAC key and
+    /// owner; `min_generation` is not used), and returns the length. The snapshot carries
+    /// the generation one more than [`generation`](Self::generation), which it becomes;
+    /// [`restore_sealed`](ReplayWindow::restore_sealed) with the same key and owner reads
+    /// it back into a window of at least this window's [`len`](Self::len).
+    ///
+    /// # Errors
+    /// [`Error::BufferTooSmall`] with the length needed (an empty `out` is a size query;
+    /// the generation does not move); [`Error::InvalidArgument`] for a MAC key shorter than
+    /// [`MIN_MAC_KEY_LEN`] or an owner without a key.
+    pub fn snapshot_sealed(&mut self, out: &mut [u8], integrity: &Integrity<'_>) -> Result<usize> {
+        integrity.validate()?;
+        let needed = self.snapshot_len();
+        let Some(out) = out.get_mut(..needed) else {
+            return Err(Error::BufferTooSmall { needed });
+        };
+        let generation = self.generation.saturating_add(1);
+        let mut flags = 0;
+        for (on, bit) in [
+            (self.latest.is_some(), FLAG_CLOCK),
+            (self.guard.is_some(), FLAG_GUARD),
+            (integrity.mac_key.is_some(), FLAG_MAC),
+        ] {
+            if on {
+                flags |= bit;
+            }
+        }
+        let (body, sum) = out.split_at_mut(needed - SNAPSHOT_CHECKSUM);
+        let mut w = Writer { out: body, at: 0 };
+        w.put(&SNAPSHOT_MAGIC);
+        w.put(&[SNAPSHOT_VERSION, flags, 0, 0]);
+        w.put(&generation.to_le_bytes());
+        w.time(self.latest);
+        w.time(self.guard);
+        w.put(&u32::try_from(self.len).unwrap_or(u32::MAX).to_le_bytes());
+        for slot in self.heap.as_ref().iter().take(self.len) {
+            w.put(&self.node(slot.0.node).id.to_le_bytes());
+            w.put(&slot.0.secs.to_le_bytes());
+            w.put(&slot.0.nanos.to_le_bytes());
+        }
+        sum.copy_from_slice(&integrity.seal(body));
+        self.generation = generation;
+        Ok(needed)
+    }
+
+    /// Checks one delivery of the envelope whose replay key is `id` ([`replay_key`] of its
+    /// sender and id); see the module documentation for the rules. A check that fails (any
+    /// `Err`) leaves the window exactly as it was, its clock included: only an accepted
+    /// check (`Fresh` or `Duplicate`) moves the clock to `now` and evicts.
     ///
     /// # Errors
     /// [`Error::Temporal`] for a `created_at` outside `[now - 600 s, now + 300 s]`, or
-    /// before the start of a [cold start](Self::cold_start) that is still guarded;
+    /// not after the guard of a [cold start](Self::cold_start) still in force;
     /// [`Error::Limit`] (`Capacity`) when the id is new and every slot holds an id still
     /// inside the window; [`Error::InvalidArgument`] when `now` is too close to the ends of
     /// time to subtract the window.
@@ -451,7 +677,7 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
         check_fresh(created_at, now)?;
         if self.guard.is_some_and(|g| created_at <= g) {
             return Err(Error::Temporal(
-                "created_at is not after the replay window's cold start (ids seen before it are unknown)",
+                "created_at is not after the replay window's cold-start guard (what was accepted before it is unknown)",
             ));
         }
         // Full, the id unknown and nothing old enough to evict: refuse before changing
@@ -461,8 +687,8 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
         }
         self.latest = Some(now);
         if self.guard.is_some_and(|g| g < oldest) {
-            // A full window has passed since the cold start: the guard can no longer refuse
-            // anything the window itself accepts.
+            // Everything the guard covers is now too old for the window's own age rule
+            // (`created_at < now - 600 s`), so dropping it accepts nothing it refused.
             self.guard = None;
         }
         self.evict_before(oldest);
@@ -480,16 +706,21 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
         self.heap_push(HeapEntry::new(created_at, slot));
     }
 
-    /// Forgets every id and starts cold at `now` (or the latest `now` already seen, if
-    /// later): until a full [`WINDOW`] has passed, envelopes whose `created_at` is not after
-    /// the start are refused ([`Error::Temporal`]), since the window cannot know whether
-    /// they were accepted before it lost its memory (a restart without a usable snapshot).
-    /// [`restore`](Self::restore) calls it on every snapshot it refuses; call it yourself
-    /// when there is no snapshot at all. The guard is kept in snapshots.
+    /// Forgets every key and starts cold at `now` (or the latest `now` already seen, if
+    /// later), the start: envelopes whose `created_at` is at or before the start plus
+    /// [`MAX_FUTURE_SKEW`] (the guard, [`cold_start_guard`](Self::cold_start_guard)) are
+    /// refused ([`Error::Temporal`]), since the window cannot know whether they were
+    /// accepted before it lost its memory (a restart without a usable snapshot): the lost
+    /// window accepted `created_at` up to its clock plus 300 s, and its clock was not after
+    /// the start. The guard lasts until it is older than `now - WINDOW` (a `now` more than
+    /// 900 s after the start), when the window's own age rule refuses all it covers.
+    /// The cost is availability: genuine envelopes created within 300 s after the start
+    /// are refused too (the sender must send anew). [`restore`](Self::restore) calls it on
+    /// every snapshot it refuses; call it yourself when there is no snapshot at all. The
+    /// guard is kept in snapshots.
     ///
-    /// What it does not cover: an id accepted before the start whose `created_at` was ahead
-    /// of the clock of that time (by up to [`MAX_FUTURE_SKEW`]) and is after the start; and
-    /// a clock that was ahead before the restart and behind after it.
+    /// What it does not cover: a clock that was ahead before the loss and behind after it
+    /// (a start earlier than the lost window's clock), by as much as it was behind.
     pub fn cold_start(&mut self, now: Timestamp) {
         let start = match self.latest {
             Some(l) if l > now => l,
@@ -497,7 +728,8 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
         };
         self.clear();
         self.latest = Some(start);
-        self.guard = Some(start);
+        // At the far end of time every check fails anyway (`bounds` refuses such a `now`).
+        self.guard = Some(start.add_seconds(MAX_FUTURE_SKEW).unwrap_or(start));
     }
 
     /// Drops the cold-start guard: the caller explicitly accepts that envelopes created
@@ -515,34 +747,57 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
         self.guard = None;
     }
 
-    /// Replaces the window's state with a [`snapshot`](Self::snapshot), after checking its
-    /// format, version, checksum and consistency. On success the window gives exactly the
-    /// verdicts the snapshotted window would have given; `now` is not used.
+    /// Replaces the window's state with a [`snapshot`](Self::snapshot) checked with the
+    /// plain checksum: [`restore_sealed`](Self::restore_sealed) with [`Integrity::NONE`].
     ///
-    /// Fails closed: on any error (a missing, truncated, corrupt or foreign snapshot, or one
-    /// with more ids than this window holds) the window is emptied and
-    /// [cold-started](Self::cold_start) at `now`, and the error is returned. Never panics,
-    /// whatever the bytes.
+    /// # Errors
+    /// As [`restore_sealed`](Self::restore_sealed).
+    pub fn restore(&mut self, snapshot: &[u8], now: Timestamp) -> Result<()> {
+        self.restore_sealed(snapshot, now, &Integrity::NONE)
+    }
+
+    /// Replaces the window's state with a snapshot, after checking its format, version,
+    /// seal (checksum, or MAC under `integrity`'s key and owner), generation (not below
+    /// `integrity.min_generation`) and consistency. On success the window gives exactly the
+    /// verdicts the snapshotted window would have given, and `now` is not used; except that
+    /// a snapshot without a clock (of a window that never accepted anything) restores as a
+    /// [cold start](Self::cold_start) at `now`, never as an unguarded empty window.
+    ///
+    /// Fails closed: on any error (a missing, truncated, corrupt, foreign or rolled-back
+    /// snapshot, one that does not verify, or one with more keys than this window holds)
+    /// the window is emptied and [cold-started](Self::cold_start) at `now` (for a
+    /// version-1 snapshot, at the later of its saved clock and `now`), its generation is
+    /// raised to at least `integrity.min_generation`, and the error is returned. Never
+    /// panics, whatever the bytes.
     ///
     /// # Errors
     /// [`Error::Encoding`] for bytes that are not a consistent snapshot of version
-    /// [`SNAPSHOT_VERSION`]; [`Error::Limit`] (`Capacity`) when it holds more ids than
-    /// [`capacity`](Self::capacity).
-    pub fn restore(&mut self, snapshot: &[u8], now: Timestamp) -> Result<()> {
+    /// [`SNAPSHOT_VERSION`] (version 1 included); [`Error::Binding`] for a MAC that does not
+    /// verify, a MAC missing or not expected, or a generation below the minimum;
+    /// [`Error::Limit`] (`Capacity`) when it holds more keys than
+    /// [`capacity`](Self::capacity); [`Error::InvalidArgument`] for an `integrity` that
+    /// [`snapshot_sealed`](Self::snapshot_sealed) would refuse.
+    pub fn restore_sealed(&mut self, snapshot: &[u8], now: Timestamp, integrity: &Integrity<'_>) -> Result<()> {
         let seen = self.latest;
-        let r = self.try_restore(snapshot);
+        let generation = self.generation;
+        let r = integrity.validate().and_then(|()| self.try_restore(snapshot, now, integrity));
         if r.is_err() {
-            self.latest = seen;
+            self.latest = match (seen, v1_clock(snapshot)) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
             self.cold_start(now);
+            self.generation = generation.max(integrity.min_generation);
         }
         r
     }
 
-    fn try_restore(&mut self, s: &[u8]) -> Result<()> {
-        let parsed = Snapshot::parse(s)?;
+    fn try_restore(&mut self, s: &[u8], now: Timestamp, integrity: &Integrity<'_>) -> Result<()> {
+        let parsed = Snapshot::parse(s, integrity)?;
         if parsed.count > self.capacity() {
             return Err(Error::limit(Limit::Capacity, 0));
         }
+        let seen = self.latest;
         self.clear();
         for i in 0..parsed.count {
             let (id, at) = parsed.entry(i)?;
@@ -556,8 +811,17 @@ impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlo
             let slot = self.alloc().ok_or(CORRUPT)?;
             self.insert_entry(slot, id, at);
         }
-        self.latest = parsed.latest;
-        self.guard = parsed.guard;
+        self.generation = parsed.generation;
+        match parsed.latest {
+            None => {
+                self.latest = seen;
+                self.cold_start(now);
+            }
+            Some(_) => {
+                self.latest = parsed.latest;
+                self.guard = parsed.guard;
+            }
+        }
         Ok(())
     }
 

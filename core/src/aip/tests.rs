@@ -423,3 +423,6 @@ fn did_document_written_by_the_core_reads_back_and_is_canonical() {
         );
     }
 }
+
+#[path = "tests_replay_store.rs"]
+mod replay_store;

@@ -102,12 +102,30 @@ fn boxed(cap: usize) -> Boxed {
     ReplayWindow::new_in(vec![IdSlot::EMPTY; cap].into_boxed_slice(), vec![TimeSlot::EMPTY; cap].into_boxed_slice())
 }
 
-fn snapshot_of<T: AsRef<[IdSlot]>, H: AsRef<[TimeSlot]>>(w: &ReplayWindow<T, H>) -> Vec<u8> {
+fn snapshot_of<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlot]>>(
+    w: &mut ReplayWindow<T, H>,
+) -> Vec<u8> {
     let mut out = vec![0u8; w.snapshot_len()];
+    let g = w.generation();
     assert_eq!(w.snapshot(&mut []), Err(Error::BufferTooSmall { needed: out.len() }));
+    assert_eq!(w.generation(), g, "a size query does not move the generation");
     let n = w.snapshot(&mut out).unwrap();
     assert_eq!(n, out.len());
+    assert_eq!(w.generation(), g + 1, "every snapshot is one generation more");
+    assert_eq!(u64::from_le_bytes(out[8..16].try_into().unwrap()), g + 1);
     out
+}
+
+/// A snapshot without its generation and seal: the window's state alone.
+fn state(s: &[u8]) -> Vec<u8> {
+    [&s[..8], &s[16..s.len() - 32]].concat()
+}
+
+/// The window's state (see [`state`]).
+fn state_of<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlot]>>(
+    w: &mut ReplayWindow<T, H>,
+) -> Vec<u8> {
+    state(&snapshot_of(w))
 }
 
 proptest! {
@@ -145,14 +163,19 @@ proptest! {
             let cand = latest.max(now);
             match o.action {
                 13 => {
-                    let snap = snapshot_of(&w);
+                    let snap = snapshot_of(&mut w);
+                    if snap[5] & 1 == 0 {
+                        // No clock yet: restores as a cold start (tests_replay_store.rs).
+                        continue;
+                    }
                     restored = boxed(CAP);
                     prop_assert_eq!(restored.restore(&snap, t(now - 5_000)), Ok(()));
-                    prop_assert_eq!(snapshot_of(&restored), snap, "a restored window writes the same snapshot");
+                    prop_assert_eq!(restored.generation(), w.generation());
+                    prop_assert_eq!(state_of(&mut restored), state(&snap), "a restored window writes the same snapshot");
                     continue;
                 }
                 14 => {
-                    let mut snap = snapshot_of(&w);
+                    let mut snap = snapshot_of(&mut w);
                     let flip = usize::from(o.id) % snap.len();
                     snap[flip] ^= 1 << (o.id % 8);
                     prop_assert!(w.restore(&snap, t(now)).is_err(), "a bit-flipped snapshot is refused");
@@ -160,30 +183,30 @@ proptest! {
                     restored.cold_start(t(now));
                     model.clear();
                     latest = cand;
-                    guard = Some(cand);
+                    guard = Some(cand + MAX_FUTURE_SKEW);
                     // The same envelope (id and created_at) accepted before the cold start is
-                    // never accepted again, except for the documented limit: a `created_at`
-                    // after the start (ahead of the clock of that time).
-                    for (id, c) in accepted.drain() {
-                        if c <= cand {
-                            forgotten.push((id, c));
-                        }
-                    }
-                    prop_assert_eq!(w.cold_start_guard(), Some(t(cand)));
+                    // never accepted again, whatever its skew (up to 300 s ahead of the clock
+                    // of that time, which was not after the start).
+                    forgotten.extend(accepted.drain());
+                    prop_assert_eq!(w.cold_start_guard(), Some(t(cand + MAX_FUTURE_SKEW)));
                     prop_assert_eq!(w.len(), 0);
                     continue;
                 }
                 15 => {
-                    let snap = snapshot_of(&w);
+                    let snap = snapshot_of(&mut w);
+                    if snap[5] & 1 == 0 {
+                        continue;
+                    }
                     let (mut ids2, mut times2) = ([IdSlot::EMPTY; CAP], [TimeSlot::EMPTY; CAP]);
                     let mut junk = ReplayWindow::new_in(&mut ids2[..], &mut times2[..]);
                     for k in 0..CAP as u128 {
                         let _ = junk.check(k * 3 + 1, t(now), t(now));
                     }
                     prop_assert_eq!(junk.restore(&snap, t(now)), Ok(()));
-                    prop_assert_eq!(snapshot_of(&junk), snap);
+                    let again = snapshot_of(&mut junk);
+                    prop_assert_eq!(state(&again), state(&snap));
                     restored = boxed(CAP);
-                    prop_assert_eq!(restored.restore(&snapshot_of(&junk), t(now)), Ok(()));
+                    prop_assert_eq!(restored.restore(&again, t(now)), Ok(()));
                     continue;
                 }
                 _ => {}
@@ -209,7 +232,7 @@ proptest! {
                     guard = None;
                 }
             }
-            let before = snapshot_of(&w);
+            let before = state_of(&mut w);
             let got = w.check(id, t(created), t(now));
             prop_assert_eq!(&got, &borrowed.check(id, t(created), t(now)));
             prop_assert_eq!(&got, &restored.check(id, t(created), t(now)));
@@ -220,7 +243,7 @@ proptest! {
                 _ => prop_assert!(false, "model {:?} window {:?}", expect, got),
             }
             if got.is_err() {
-                prop_assert_eq!(snapshot_of(&w), before, "a failed check leaves the window unchanged");
+                prop_assert_eq!(state_of(&mut w), before, "a failed check leaves the window unchanged");
             }
             if got == Ok(Verdict::Fresh) {
                 if let Some(prev) = accepted.get(&id) {
@@ -230,7 +253,7 @@ proptest! {
                 accepted.insert(id, created);
             }
             prop_assert_eq!(w.cold_start_guard(), guard.map(t));
-            prop_assert_eq!(snapshot_of(&borrowed), snapshot_of(&w));
+            prop_assert_eq!(state_of(&mut borrowed), state_of(&mut w));
             prop_assert_eq!(w.check_invariants(), model.len());
             prop_assert_eq!(borrowed.check_invariants(), model.len());
             prop_assert_eq!(restored.check_invariants(), model.len());
@@ -243,14 +266,14 @@ proptest! {
         let mut w = FixedReplayWindow::<8>::new();
         prop_assert!(w.restore(&bytes, t(5_000)).is_err());
         prop_assert_eq!(w.len(), 0);
-        prop_assert_eq!(w.cold_start_guard(), Some(t(5_000)));
+        prop_assert_eq!(w.cold_start_guard(), Some(t(5_000 + MAX_FUTURE_SKEW)));
         w.check_invariants();
     }
 
     /// Every truncation and every single-bit flip of a real snapshot is refused without a
     /// panic, and the window fails closed (cold start); the intact snapshot still restores.
     #[test]
-    fn replay_restore_refuses_damaged_snapshots(n in 0usize..12, seed in any::<u64>(), cut in any::<prop::sample::Index>(), bit in any::<prop::sample::Index>()) {
+    fn replay_restore_refuses_damaged_snapshots(n in 1usize..12, seed in any::<u64>(), cut in any::<prop::sample::Index>(), bit in any::<prop::sample::Index>()) {
         let mut src = FixedReplayWindow::<12>::new();
         let mut x = seed | 1;
         for k in 0..n as i64 {
@@ -259,22 +282,22 @@ proptest! {
             x ^= x << 17;
             let _ = src.check(u128::from(x), t(100_000 + k), t(100_000 + k));
         }
-        let snap = snapshot_of(&src);
+        let snap = snapshot_of(&mut src);
         let mut w = FixedReplayWindow::<12>::new();
         let cut = cut.index(snap.len());
         prop_assert!(w.restore(&snap[..cut], t(200_000)).is_err());
-        prop_assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(200_000))));
+        prop_assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(200_000 + MAX_FUTURE_SKEW))));
         let mut flipped = snap.clone();
         let b = bit.index(snap.len() * 8);
         flipped[b / 8] ^= 1 << (b % 8);
         prop_assert!(w.restore(&flipped, t(200_000)).is_err());
-        prop_assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(200_000))));
+        prop_assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(200_000 + MAX_FUTURE_SKEW))));
         let mut longer = snap.clone();
         longer.push(0);
         prop_assert!(w.restore(&longer, t(200_000)).is_err());
         prop_assert_eq!(w.restore(&snap, t(200_000)), Ok(()));
         prop_assert_eq!(w.len(), src.len());
-        prop_assert_eq!(snapshot_of(&w), snap);
+        prop_assert_eq!(state_of(&mut w), state(&snap));
         w.check_invariants();
     }
 }
@@ -293,34 +316,34 @@ fn replay_restore_refuses_inconsistent_snapshots() {
     for k in 0..3 {
         src.check(k + 1, t(1_000 + k as i64), t(1_000)).unwrap();
     }
-    let good = snapshot_of(&src);
+    let good = snapshot_of(&mut src);
     let mut w = FixedReplayWindow::<4>::new();
     assert_eq!(w.restore(&good, t(0)), Ok(()));
     type Edit = Box<dyn Fn(&mut Vec<u8>)>;
     let edits: Vec<(&str, Edit)> = vec![
-        ("version 2", Box::new(|s| s[4] = 2)),
-        ("unknown flag", Box::new(|s| s[5] |= 4)),
+        ("version 3", Box::new(|s| s[4] = 3)),
+        ("unknown flag", Box::new(|s| s[5] |= 8)),
         ("reserved byte", Box::new(|s| s[6] = 1)),
         ("no clock with ids", Box::new(|s| s[5] &= !1)),
-        ("nanoseconds out of range", Box::new(|s| s[16..20].copy_from_slice(&2_000_000_000u32.to_le_bytes()))),
-        ("clock at the end of time", Box::new(|s| s[8..16].copy_from_slice(&i64::MAX.to_le_bytes()))),
-        ("count too large", Box::new(|s| s[32] = 4)),
+        ("nanoseconds out of range", Box::new(|s| s[24..28].copy_from_slice(&2_000_000_000u32.to_le_bytes()))),
+        ("clock at the end of time", Box::new(|s| s[16..24].copy_from_slice(&i64::MAX.to_le_bytes()))),
+        ("count too large", Box::new(|s| s[40] = 4)),
         (
-            "guard after the clock",
+            "guard after what the clock could accept",
             Box::new(|s| {
                 s[5] |= 2;
-                s[20..28].copy_from_slice(&5_000i64.to_le_bytes());
+                s[28..36].copy_from_slice(&1_301i64.to_le_bytes());
             }),
         ),
         (
-            "id twice",
+            "key twice",
             Box::new(|s| {
-                let first: Vec<u8> = s[36..52].to_vec();
-                s[64..80].copy_from_slice(&first);
+                let first: Vec<u8> = s[44..60].to_vec();
+                s[72..88].copy_from_slice(&first);
             }),
         ),
-        ("created_at too old for the clock", Box::new(|s| s[52..60].copy_from_slice(&100i64.to_le_bytes()))),
-        ("out of heap order", Box::new(|s| s[52..60].copy_from_slice(&1_002i64.to_le_bytes()))),
+        ("created_at too old for the clock", Box::new(|s| s[60..68].copy_from_slice(&100i64.to_le_bytes()))),
+        ("out of heap order", Box::new(|s| s[60..68].copy_from_slice(&1_002i64.to_le_bytes()))),
     ];
     for (what, edit) in edits {
         let mut s = good.clone();
@@ -328,7 +351,7 @@ fn replay_restore_refuses_inconsistent_snapshots() {
         let s = reseal(s);
         let mut w = FixedReplayWindow::<4>::new();
         assert!(w.restore(&s, t(1_000)).is_err(), "{what}");
-        assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(1_000))), "{what}");
+        assert_eq!((w.len(), w.cold_start_guard()), (0, Some(t(1_000 + MAX_FUTURE_SKEW))), "{what}");
     }
     // More ids than the window holds: refused with Capacity.
     let mut small = FixedReplayWindow::<2>::new();
@@ -337,7 +360,7 @@ fn replay_restore_refuses_inconsistent_snapshots() {
     let mut w = FixedReplayWindow::<4>::new();
     w.check(1, t(2_000), t(2_000)).unwrap();
     assert!(w.restore(b"", t(1_500)).is_err());
-    assert_eq!(w.cold_start_guard(), Some(t(2_000)));
+    assert_eq!(w.cold_start_guard(), Some(t(2_000 + MAX_FUTURE_SKEW)));
 }
 
 #[test]
@@ -346,12 +369,16 @@ fn replay_cold_start_guard() {
     w.cold_start(t(10_000));
     assert!(matches!(w.check(1, t(9_999), t(10_000)), Err(Error::Temporal(_))), "created before the start");
     assert!(matches!(w.check(1, t(10_000), t(10_000)), Err(Error::Temporal(_))), "created at the start");
-    assert_eq!(w.check(2, tn(10_000, 1), t(10_000)), Ok(Verdict::Fresh));
-    assert!(matches!(w.check(1, t(10_000), t(10_600)), Err(Error::Temporal(_))), "still guarded");
-    assert_eq!(w.cold_start_guard(), Some(t(10_000)));
-    // A full window later the guard has nothing left to refuse and is dropped.
-    assert_eq!(w.check(3, tn(10_600, 1), tn(10_600, 1)), Ok(Verdict::Fresh));
+    // Issue 32: what the lost window could have accepted ahead of its clock is refused too.
+    assert!(matches!(w.check(1, t(10_300), t(10_000)), Err(Error::Temporal(_))), "created at start + 300 s");
+    assert!(matches!(w.check(1, t(10_200), t(10_500)), Err(Error::Temporal(_))), "created 200 s after the start");
+    assert_eq!(w.check(2, tn(10_300, 1), t(10_001)), Ok(Verdict::Fresh));
+    assert!(matches!(w.check(1, t(10_300), t(10_900)), Err(Error::Temporal(_))), "still guarded at start + 900 s");
+    assert_eq!(w.cold_start_guard(), Some(t(10_300)));
+    // Once everything the guard covers is too old for the window, it is dropped.
+    assert_eq!(w.check(3, tn(10_900, 1), tn(10_900, 1)), Ok(Verdict::Fresh));
     assert_eq!(w.cold_start_guard(), None);
+    assert!(matches!(w.check(1, t(10_300), tn(10_900, 1)), Err(Error::Temporal(_))), "too old by the window's rule");
     // The explicit opt-out.
     let mut w = FixedReplayWindow::<8>::new();
     w.cold_start(t(10_000));
@@ -361,8 +388,8 @@ fn replay_cold_start_guard() {
     let mut w = FixedReplayWindow::<8>::new();
     w.cold_start(t(10_000));
     let mut r = FixedReplayWindow::<8>::new();
-    r.restore(&snapshot_of(&w), t(0)).unwrap();
-    assert!(r.check(1, t(9_999), t(10_000)).is_err());
+    r.restore(&snapshot_of(&mut w), t(0)).unwrap();
+    assert!(r.check(1, t(10_300), t(10_000)).is_err());
 }
 
 /// Issue 19: a check that fails on time with a later `now` does not move the clock.

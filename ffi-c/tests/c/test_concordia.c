@@ -897,6 +897,8 @@ static void test_profiles(void) {
 #define RW_CREATED "2026-05-10T14:25:00Z"
 #define RW_A "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b"
 #define RW_B "2341a9c9-1109-4602-bc5c-4b14a1e3c833"
+#define RW_FROM "did:aip:aigentix.org:alice"
+#define RW_OTHER "did:aip:evil.example:mallory"
 
 static void test_aip_replay_window(void) {
     concordia_aip_replay_window *w = NULL, *r = NULL;
@@ -912,30 +914,39 @@ static void test_aip_replay_window(void) {
     EXPECT(concordia_aip_replay_window_new(16, &w), CONCORDIA_OK);
     CHECK(w != NULL);
 
-    EXPECT(concordia_aip_replay_window_check(w, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
     CHECK(v == CONCORDIA_AIP_FRESH);
-    EXPECT(concordia_aip_replay_window_check(w, S(RW_A), S(RW_CREATED), RW_NOW + 5, &v), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW + 5, &v), CONCORDIA_OK);
     CHECK(v == CONCORDIA_AIP_DUPLICATE);
     /* Refused on time with a later now: nothing changes, the clock included. */
-    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S(RW_CREATED), RW_NOW + 601, &v), CONCORDIA_TEMPORAL);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S(RW_B), S(RW_CREATED), RW_NOW + 601, &v), CONCORDIA_TEMPORAL);
     /* The clock is RW_NOW + 5 (the latest accepted check): 301 s ahead is refused. */
-    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S("2026-05-10T14:30:06Z"), RW_NOW, &v), CONCORDIA_TEMPORAL);
-    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S(RW_B), S("2026-05-10T14:30:06Z"), RW_NOW, &v), CONCORDIA_TEMPORAL);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S(RW_B), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
     CHECK(v == CONCORDIA_AIP_FRESH);
-    EXPECT(concordia_aip_replay_window_check(w, S("not-a-uuid"), S(RW_CREATED), RW_NOW, &v), CONCORDIA_SCHEMA);
-    EXPECT(concordia_aip_replay_window_check(w, S(RW_B), S("yesterday"), RW_NOW, &v), CONCORDIA_SCHEMA);
-    EXPECT(concordia_aip_replay_window_check(w, NONE, S(RW_CREATED), RW_NOW, &v), CONCORDIA_NULL_ARGUMENT);
-    EXPECT(concordia_aip_replay_window_check(NULL, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_NULL_ARGUMENT);
-    EXPECT(concordia_aip_replay_window_check(w, S(RW_A), S(RW_CREATED), RW_NOW, NULL), CONCORDIA_NULL_ARGUMENT);
-    EXPECT(concordia_aip_replay_window_contains(w, S(RW_A), &flag), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S("not-a-uuid"), S(RW_CREATED), RW_NOW, &v), CONCORDIA_SCHEMA);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S(RW_B), S("yesterday"), RW_NOW, &v), CONCORDIA_SCHEMA);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), NONE, S(RW_CREATED), RW_NOW, &v), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_check(NULL, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW, NULL), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_contains(w, S(RW_FROM), S(RW_A), &flag), CONCORDIA_OK);
     CHECK(flag == 1);
     EXPECT(concordia_aip_replay_window_len(w, &len, &cap), CONCORDIA_OK);
     CHECK(len == 2 && cap == 16);
     EXPECT(concordia_aip_replay_window_len(w, NULL, NULL), CONCORDIA_OK);
 
-    /* Snapshot: size query, then the bytes (68 + 28 per id). */
+    /* Issue 32: keyed by sender and id: another sender's copy of RW_A is another message. */
+    EXPECT(concordia_aip_replay_window_check(w, S(RW_OTHER), S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    CHECK(v == CONCORDIA_AIP_FRESH);
+    EXPECT(concordia_aip_replay_window_contains(w, S(RW_OTHER), S(RW_B), &flag), CONCORDIA_OK);
+    CHECK(flag == 0);
+    EXPECT(concordia_aip_replay_window_check(w, NONE, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_NULL_ARGUMENT);
+    EXPECT(concordia_aip_replay_window_len(w, &len, NULL), CONCORDIA_OK);
+    CHECK(len == 3);
+
+    /* Snapshot: size query, then the bytes (76 + 28 per message). */
     EXPECT(concordia_aip_replay_window_snapshot(w, NULL, 0, &need), CONCORDIA_BUFFER_TOO_SMALL);
-    CHECK(need == 68 + 2 * 28);
+    CHECK(need == 76 + 3 * 28);
     EXPECT(concordia_aip_replay_window_snapshot(w, NULL, 0, NULL), CONCORDIA_NULL_ARGUMENT);
     snap = malloc(need);
     CHECK(snap != NULL);
@@ -948,10 +959,16 @@ static void test_aip_replay_window(void) {
     EXPECT(concordia_aip_replay_window_snapshot(w, snap, need, &n), CONCORDIA_OK);
     CHECK(n == need);
 
+    {
+        uint64_t g = 9;
+        EXPECT(concordia_aip_replay_window_generation(w, &g), CONCORDIA_OK);
+        CHECK(g == 1);
+    }
+
     /* Restored: the same verdicts. */
     EXPECT(concordia_aip_replay_window_new(16, &r), CONCORDIA_OK);
     EXPECT(concordia_aip_replay_window_restore(r, snap, n, RW_NOW), CONCORDIA_OK);
-    EXPECT(concordia_aip_replay_window_check(r, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
     CHECK(v == CONCORDIA_AIP_DUPLICATE);
     EXPECT(concordia_aip_replay_window_is_cold_started(r, &flag), CONCORDIA_OK);
     CHECK(flag == 0);
@@ -962,7 +979,7 @@ static void test_aip_replay_window(void) {
     CHECK(flag == 1);
     EXPECT(concordia_aip_replay_window_len(r, &len, NULL), CONCORDIA_OK);
     CHECK(len == 0);
-    EXPECT(concordia_aip_replay_window_check(r, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_TEMPORAL);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_TEMPORAL);
     snap[n / 2] ^= 0x40;
     EXPECT(concordia_aip_replay_window_restore(r, snap, n, RW_NOW), CONCORDIA_ENCODING);
     snap[n / 2] ^= 0x40;
@@ -971,16 +988,51 @@ static void test_aip_replay_window(void) {
     /* More ids than the capacity. */
     {
         concordia_aip_replay_window *tiny = NULL;
-        EXPECT(concordia_aip_replay_window_new(1, &tiny), CONCORDIA_OK);
+        EXPECT(concordia_aip_replay_window_new(2, &tiny), CONCORDIA_OK);
         EXPECT(concordia_aip_replay_window_restore(tiny, snap, n, RW_NOW), CONCORDIA_LIMIT_CAPACITY);
         concordia_aip_replay_window_free(tiny);
     }
     /* The explicit opt-out, and a cold start by hand. */
     EXPECT(concordia_aip_replay_window_end_cold_start(r), CONCORDIA_OK);
-    EXPECT(concordia_aip_replay_window_check(r, S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
     CHECK(v == CONCORDIA_AIP_FRESH);
     EXPECT(concordia_aip_replay_window_cold_start(r, RW_NOW), CONCORDIA_OK);
-    EXPECT(concordia_aip_replay_window_check(r, S(RW_B), S(RW_CREATED), RW_NOW, &v), CONCORDIA_TEMPORAL);
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_FROM), S(RW_B), S(RW_CREATED), RW_NOW, &v), CONCORDIA_TEMPORAL);
+    /* Issue 32: the guard covers what the lost window accepted up to 300 s ahead. */
+    EXPECT(concordia_aip_replay_window_check(r, S(RW_FROM), S(RW_B), S("2026-05-10T14:30:00Z"), RW_NOW, &v), CONCORDIA_TEMPORAL);
+
+    /* Issue 32: sealed snapshots. An edited, foreign-owner, unsealed or older one is
+       refused (BINDING), fail closed; the genuine one restores. */
+    {
+        static const uint8_t key[32] = {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+                                        7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7};
+        uint8_t old[256], cur[256], plain[256];
+        size_t old_n = 0, cur_n = 0, plain_n = 0;
+        uint64_t g = 0;
+        concordia_aip_replay_window *x = NULL;
+        EXPECT(concordia_aip_replay_window_snapshot_sealed(w, key, 32, U(RW_FROM), strlen(RW_FROM), old, sizeof old, &old_n), CONCORDIA_OK);
+        EXPECT(concordia_aip_replay_window_snapshot_sealed(w, key, 32, U(RW_FROM), strlen(RW_FROM), cur, sizeof cur, &cur_n), CONCORDIA_OK);
+        EXPECT(concordia_aip_replay_window_generation(w, &g), CONCORDIA_OK);
+        CHECK(g == 3);
+        EXPECT(concordia_aip_replay_window_snapshot(w, plain, sizeof plain, &plain_n), CONCORDIA_OK);
+        EXPECT(concordia_aip_replay_window_snapshot_sealed(w, key, 15, NULL, 0, cur, sizeof cur, &n), CONCORDIA_INVALID_ARGUMENT);
+        EXPECT(concordia_aip_replay_window_snapshot_sealed(w, NULL, 0, U(RW_FROM), 3, cur, sizeof cur, &n), CONCORDIA_INVALID_ARGUMENT);
+        EXPECT(concordia_aip_replay_window_new(16, &x), CONCORDIA_OK);
+        EXPECT(concordia_aip_replay_window_restore_sealed(x, old, old_n, RW_NOW, key, 32, U(RW_FROM), strlen(RW_FROM), 3), CONCORDIA_BINDING);
+        EXPECT(concordia_aip_replay_window_is_cold_started(x, &flag), CONCORDIA_OK);
+        CHECK(flag == 1);
+        EXPECT(concordia_aip_replay_window_restore_sealed(x, cur, cur_n, RW_NOW, key, 32, U(RW_OTHER), strlen(RW_OTHER), 0), CONCORDIA_BINDING);
+        EXPECT(concordia_aip_replay_window_restore_sealed(x, plain, plain_n, RW_NOW, key, 32, U(RW_FROM), strlen(RW_FROM), 0), CONCORDIA_BINDING);
+        EXPECT(concordia_aip_replay_window_restore(x, cur, cur_n, RW_NOW), CONCORDIA_BINDING);
+        cur[40] ^= 1;
+        EXPECT(concordia_aip_replay_window_restore_sealed(x, cur, cur_n, RW_NOW, key, 32, U(RW_FROM), strlen(RW_FROM), 0), CONCORDIA_BINDING);
+        cur[40] ^= 1;
+        EXPECT(concordia_aip_replay_window_restore_sealed(x, cur, cur_n, RW_NOW, key, 32, U(RW_FROM), strlen(RW_FROM), 3), CONCORDIA_OK);
+        EXPECT(concordia_aip_replay_window_check(x, S(RW_FROM), S(RW_A), S(RW_CREATED), RW_NOW, &v), CONCORDIA_OK);
+        CHECK(v == CONCORDIA_AIP_DUPLICATE);
+        EXPECT(concordia_aip_replay_window_generation(x, NULL), CONCORDIA_NULL_ARGUMENT);
+        concordia_aip_replay_window_free(x);
+    }
     EXPECT(concordia_aip_replay_window_cold_start(NULL, RW_NOW), CONCORDIA_NULL_ARGUMENT);
     EXPECT(concordia_aip_replay_window_end_cold_start(NULL), CONCORDIA_NULL_ARGUMENT);
     EXPECT(concordia_aip_replay_window_is_cold_started(r, NULL), CONCORDIA_NULL_ARGUMENT);

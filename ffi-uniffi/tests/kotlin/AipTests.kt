@@ -52,6 +52,7 @@ private const val ALICE_DID = "did:aip:aigentix.org:alice"
 private const val BOB_DID = "did:aip:etagi.ru:bob"
 private const val AIP_CREATED = "2026-05-10T14:25:00Z"
 private val AIP_NOW: Instant = Instant.parse(AIP_CREATED)
+private const val REPLAY_FROM = "did:aip:aigentix.org:alice"
 
 // RFC 7748 §6.1: Alice's X25519 private and public keys.
 private val RFC7748_SECRET = hex("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a")
@@ -450,7 +451,7 @@ object AipTests : Group() {
                 assertEquals(0uL, w.len())
                 assertEquals(opened, aipOpen(bob, aliceDoc, env, AIP_NOW, w))
                 assertThrows<AipException.Replay>("replay") { aipOpen(bob, aliceDoc, env, AIP_NOW.plusSeconds(5), w) }
-                assertTrue(w.contains(o.str("id")))
+                assertTrue(w.contains(o.str("from"), o.str("id")))
                 assertEquals(1uL, w.len())
             }
             assertThrows<AipException.Binding> { aipOpen(bob.withDid("did:aip:etagi.ru:carol"), aliceDoc, env, AIP_NOW) }
@@ -500,32 +501,32 @@ object AipTests : Group() {
             assertTrue(w.isEmpty())
             val a = aipNewMessageId()
             val b = aipNewMessageId()
-            assertEquals(AipVerdict.FRESH, w.check(a, AIP_CREATED, AIP_NOW))
-            assertEquals(AipVerdict.DUPLICATE, w.check(a, AIP_CREATED, AIP_NOW.plusSeconds(5)))
-            assertTrue(w.contains(a) && !w.contains(b) && w.len() == 1uL && !w.isEmpty())
+            assertEquals(AipVerdict.FRESH, w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
+            assertEquals(AipVerdict.DUPLICATE, w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW.plusSeconds(5)))
+            assertTrue(w.contains(REPLAY_FROM, a) && !w.contains(REPLAY_FROM, b) && w.len() == 1uL && !w.isEmpty())
             // created_at may be up to 300 s ahead of now and 600 s behind it (inclusive).
-            assertEquals(AipVerdict.FRESH, w.check(b, "2026-05-10T14:30:05Z", AIP_NOW.plusSeconds(5)))
-            assertThrows<AipException.Temporal>("future") { w.check(aipNewMessageId(), "2026-05-10T14:30:06Z", AIP_NOW.plusSeconds(5)) }
-            assertThrows<AipException.Temporal>("older") { w.check(aipNewMessageId(), "2026-05-10T14:14:59Z", AIP_NOW.plusSeconds(1)) }
+            assertEquals(AipVerdict.FRESH, w.check(REPLAY_FROM, b, "2026-05-10T14:30:05Z", AIP_NOW.plusSeconds(5)))
+            assertThrows<AipException.Temporal>("future") { w.check(REPLAY_FROM, aipNewMessageId(), "2026-05-10T14:30:06Z", AIP_NOW.plusSeconds(5)) }
+            assertThrows<AipException.Temporal>("older") { w.check(REPLAY_FROM, aipNewMessageId(), "2026-05-10T14:14:59Z", AIP_NOW.plusSeconds(1)) }
             // A refused check changes nothing, its clock included.
             val later = AIP_NOW.plusSeconds(601)
-            assertThrows<AipException.Temporal> { w.check(a, AIP_CREATED, later) }
-            assertTrue(w.contains(a))
-            assertEquals(AipVerdict.DUPLICATE, w.check(a, AIP_CREATED, AIP_NOW))
+            assertThrows<AipException.Temporal> { w.check(REPLAY_FROM, a, AIP_CREATED, later) }
+            assertTrue(w.contains(REPLAY_FROM, a))
+            assertEquals(AipVerdict.DUPLICATE, w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
             // The next accepted check at that time evicts it.
-            assertEquals(AipVerdict.FRESH, w.check(aipNewMessageId(), "2026-05-10T14:30:00Z", later))
-            assertFalse(w.contains(a))
-            assertTrue(w.contains(b))
+            assertEquals(AipVerdict.FRESH, w.check(REPLAY_FROM, aipNewMessageId(), "2026-05-10T14:30:00Z", later))
+            assertFalse(w.contains(REPLAY_FROM, a))
+            assertTrue(w.contains(REPLAY_FROM, b))
             // Full: every slot holds an id still inside the window.
             val full = AipReplayWindow(AipReplayCapacity.SMALL)
             for (i in 0 until 1024) {
-                assertEquals(AipVerdict.FRESH, full.check("00000000-0000-4000-8000-%012x".format(i), AIP_CREATED, AIP_NOW))
+                assertEquals(AipVerdict.FRESH, full.check(REPLAY_FROM, "00000000-0000-4000-8000-%012x".format(i), AIP_CREATED, AIP_NOW))
             }
-            assertThrows<AipException.Limit> { full.check(aipNewMessageId(), AIP_CREATED, AIP_NOW) }
+            assertThrows<AipException.Limit> { full.check(REPLAY_FROM, aipNewMessageId(), AIP_CREATED, AIP_NOW) }
             assertEquals(1024uL, full.len())
-            assertEquals(AipVerdict.DUPLICATE, full.check("00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW))
-            assertThrows<AipException.Schema>("UUID") { w.contains("not-a-uuid") }
-            assertThrows<AipException.Schema>("RFC 3339") { w.check(aipNewMessageId(), "yesterday", AIP_NOW) }
+            assertEquals(AipVerdict.DUPLICATE, full.check(REPLAY_FROM, "00000000-0000-4000-8000-000000000000", AIP_CREATED, AIP_NOW))
+            assertThrows<AipException.Schema>("UUID") { w.contains(REPLAY_FROM, "not-a-uuid") }
+            assertThrows<AipException.Schema>("RFC 3339") { w.check(REPLAY_FROM, aipNewMessageId(), "yesterday", AIP_NOW) }
             full.close()
             w.close()
         }
@@ -533,14 +534,14 @@ object AipTests : Group() {
         test("replayWindowSnapshotRestoreAndColdStart") {
             val w = AipReplayWindow(AipReplayCapacity.SMALL)
             val a = aipNewMessageId()
-            assertEquals(AipVerdict.FRESH, w.check(a, AIP_CREATED, AIP_NOW))
+            assertEquals(AipVerdict.FRESH, w.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
             val snap = w.snapshot()
-            assertEquals(68 + 28, snap.size)
+            assertEquals(76 + 28, snap.size)
             val r = AipReplayWindow(AipReplayCapacity.SMALL)
             r.restore(snap, AIP_NOW)
-            assertEquals(AipVerdict.DUPLICATE, r.check(a, AIP_CREATED, AIP_NOW))
+            assertEquals(AipVerdict.DUPLICATE, r.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
             assertFalse(r.isColdStarted())
-            assertBytes(snap, r.snapshot())
+            assertBytes(snap.copyOfRange(16, snap.size - 32), r.snapshot().let { it.copyOfRange(16, it.size - 32) })
             // Truncated, bit-flipped or foreign bytes are refused and the window starts cold:
             // envelopes created at or before `now` are refused until a full window has passed.
             val flipped = snap.copyOf().also { it[0] = (it[0].toInt() xor 1).toByte() }
@@ -549,14 +550,14 @@ object AipTests : Group() {
                 assertThrows<AipException.Input>("snapshot") { cold.restore(bad, AIP_NOW) }
                 assertTrue(cold.isColdStarted())
                 assertEquals(0uL, cold.len())
-                assertThrows<AipException.Temporal>("cold start") { cold.check(a, AIP_CREATED, AIP_NOW) }
+                assertThrows<AipException.Temporal>("cold-start guard") { cold.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) }
             }
             // Nothing to restore: a cold start, or the explicit opt-out.
             val fresh = AipReplayWindow(AipReplayCapacity.SMALL)
             fresh.coldStart(AIP_NOW)
-            assertThrows<AipException.Temporal> { fresh.check(a, AIP_CREATED, AIP_NOW) }
+            assertThrows<AipException.Temporal> { fresh.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW) }
             fresh.endColdStart()
-            assertEquals(AipVerdict.FRESH, fresh.check(a, AIP_CREATED, AIP_NOW))
+            assertEquals(AipVerdict.FRESH, fresh.check(REPLAY_FROM, a, AIP_CREATED, AIP_NOW))
         }
 
         test("replayWindowOnSmallStack") {
@@ -569,7 +570,7 @@ object AipTests : Group() {
                 try {
                     for (capacity in listOf(AipReplayCapacity.MEDIUM, AipReplayCapacity.LARGE)) {
                         AipReplayWindow(capacity).use { w ->
-                            w.check(aipNewMessageId(), AIP_CREATED, AIP_NOW)
+                            w.check(REPLAY_FROM, aipNewMessageId(), AIP_CREATED, AIP_NOW)
                             made += w.capacity() to w.len()
                         }
                     }

@@ -73,14 +73,14 @@ object LifecycleTests : Group() {
             // 8 threads, 128 ids each, one window of 1024 slots: every id fresh, the window full.
             AipReplayWindow(AipReplayCapacity.SMALL).use { w ->
                 val verdicts = concurrently(8) { t ->
-                    (0 until 128).map { i -> w.check("00000000-0000-4000-8000-%06x%06x".format(t, i), "2026-05-10T14:25:00Z", now) }
+                    (0 until 128).map { i -> w.check("did:aip:aigentix.org:alice", "00000000-0000-4000-8000-%06x%06x".format(t, i), "2026-05-10T14:25:00Z", now) }
                 }
                 assertEquals(List(8) { List(128) { AipVerdict.FRESH } }, verdicts)
                 assertEquals(1024uL, w.len())
                 // One id delivered on 8 threads at once: exactly one delivery is fresh.
                 val w2 = AipReplayWindow(AipReplayCapacity.SMALL)
                 val id = "11111111-1111-4111-8111-111111111111"
-                val once = concurrently(8) { w2.check(id, "2026-05-10T14:25:00Z", now) }
+                val once = concurrently(8) { w2.check("did:aip:aigentix.org:alice", id, "2026-05-10T14:25:00Z", now) }
                 assertEquals(1, once.count { it == AipVerdict.FRESH })
                 assertEquals(7, once.count { it == AipVerdict.DUPLICATE })
                 w2.close()

@@ -793,6 +793,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_end_cold_start(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_generation(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_cold_started(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_empty(
@@ -801,7 +803,11 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore(
     ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed(
+    ): Int
     external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot(
+    ): Int
+    external fun uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot_sealed(
     ): Int
     external fun uniffi_concordia_uniffi_checksum_method_consensusroom_apply(
     ): Int
@@ -953,14 +959,16 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_capacity(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
-    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(`ptr`: Long,`id`: RustBuffer.ByValue,`createdAt`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(`ptr`: Long,`from`: RustBuffer.ByValue,`id`: RustBuffer.ByValue,`createdAt`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_cold_start(`ptr`: Long,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(`ptr`: Long,`from`: RustBuffer.ByValue,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_end_cold_start(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_generation(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_cold_started(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_is_empty(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -969,7 +977,11 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore(`ptr`: Long,`snapshot`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore_sealed(`ptr`: Long,`snapshot`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,`macKey`: RustBuffer.ByValue,`owner`: RustBuffer.ByValue,`minGeneration`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
     external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot_sealed(`ptr`: Long,`macKey`: RustBuffer.ByValue,`owner`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_clone_consensusroom(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -1435,16 +1447,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_capacity() and 0xFFFF) != 16793) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() and 0xFFFF) != 27802) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() and 0xFFFF) != 50820) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() and 0xFFFF) != 44346) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() and 0xFFFF) != 50695) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() and 0xFFFF) != 62342) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() and 0xFFFF) != 14849) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_end_cold_start() and 0xFFFF) != 13761) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_generation() and 0xFFFF) != 36039) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_is_cold_started() and 0xFFFF) != 64731) {
@@ -1456,10 +1471,16 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() and 0xFFFF) != 42373) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() and 0xFFFF) != 63237) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() and 0xFFFF) != 32447) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() and 0xFFFF) != 40359) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed() and 0xFFFF) != 61462) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() and 0xFFFF) != 62723) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot_sealed() and 0xFFFF) != 30197) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_apply() and 0xFFFF) != 36496) {
@@ -2708,31 +2729,37 @@ public interface AipReplayWindowInterface {
     fun `capacity`(): kotlin.ULong
     
     /**
-     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
-     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
-     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
-     * still inside the window) errors. A `now` earlier than one already seen counts as
-     * the latest seen.
+     * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
+     * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
+     * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
+     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * cold-start guard) / `Limit` (every slot holds a message still inside the window)
+     * errors. A `now` earlier than one already seen counts as the latest seen.
      */
-    fun `check`(`id`: kotlin.String, `createdAt`: kotlin.String, `now`: java.time.Instant): AipVerdict
+    fun `check`(`from`: kotlin.String, `id`: kotlin.String, `createdAt`: kotlin.String, `now`: java.time.Instant): AipVerdict
     
     /**
-     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
-     * restore): until 600 s have passed, envelopes created at or before the start are
-     * refused (`Temporal`), since they may have been accepted before the restart.
+     * Forgets every message and starts cold at `now` (call it when there is no snapshot
+     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
+     * until `now + 900 s`, since the lost window may have accepted them.
      */
     fun `coldStart`(`now`: java.time.Instant)
     
     /**
-     * Whether the id (a lowercase UUID v4) is remembered.
+     * Whether the message `id` (a lowercase UUID v4) from `from` is remembered.
      */
-    fun `contains`(`id`: kotlin.String): kotlin.Boolean
+    fun `contains`(`from`: kotlin.String, `id`: kotlin.String): kotlin.Boolean
     
     /**
      * Drops the cold-start guard: the caller explicitly accepts that envelopes created
      * before the cold start may be replays.
      */
     fun `endColdStart`()
+    
+    /**
+     * The generation of the last snapshot written or restored (0 before any).
+     */
+    fun `generation`(): kotlin.ULong
     
     /**
      * Whether a cold-start guard is in force.
@@ -2751,18 +2778,36 @@ public interface AipReplayWindowInterface {
     
     /**
      * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
-     * corrupt, of another version or with more ids than the capacity are refused
-     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
-     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     * corrupt, of another version (version 1 included) or with more messages than the
+     * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
+     * the window is then emptied and cold-started at `now` (see
+     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * accepted anything restores as a cold start at `now`.
      */
     fun `restore`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant)
     
     /**
-     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
-     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
-     * `Fresh` verdict.
+     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * `mac_key` and `owner` and that its generation is at least `min_generation`: an
+     * edited snapshot, another key's or owner's, an unsealed one or an older generation
+     * (rollback) is `Binding`, fail closed.
+     */
+    fun `restoreSealed`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant, `macKey`: kotlin.ByteArray, `owner`: kotlin.ByteArray, `minGeneration`: kotlin.ULong)
+    
+    /**
+     * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
+     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
+     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
      */
     fun `snapshot`(): kotlin.ByteArray
+    
+    /**
+     * The snapshot sealed with HMAC-SHA256 under `mac_key` (at least 16 bytes, kept
+     * outside the file) and bound to `owner` (e.g. the recipient's DID; may be empty), so
+     * an edited snapshot, another key's or another owner's does not restore.
+     */
+    fun `snapshotSealed`(`macKey`: kotlin.ByteArray, `owner`: kotlin.ByteArray): kotlin.ByteArray
     
     companion object
 }
@@ -2924,19 +2969,21 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 
     
     /**
-     * Checks one delivery of the message `id` (a lowercase UUID v4) created at
-     * `created_at` (RFC 3339) against `now`: `Fresh` (remembered now), `Duplicate`, or
-     * `Temporal` (outside `[now - 600 s, now + 300 s]`) / `Limit` (every slot holds an id
-     * still inside the window) errors. A `now` earlier than one already seen counts as
-     * the latest seen.
+     * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
+     * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
+     * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
+     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * cold-start guard) / `Limit` (every slot holds a message still inside the window)
+     * errors. A `now` earlier than one already seen counts as the latest seen.
      */
-    @Throws(AipException::class)override fun `check`(`id`: kotlin.String, `createdAt`: kotlin.String, `now`: java.time.Instant): AipVerdict {
+    @Throws(AipException::class)override fun `check`(`from`: kotlin.String, `id`: kotlin.String, `createdAt`: kotlin.String, `now`: java.time.Instant): AipVerdict {
             return FfiConverterTypeAipVerdict.lift(
     callWithHandle {
     uniffiRustCallWithError(AipException) { _status ->
     UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_check(
         it,
         
+        FfiConverterString.lower(`from`),
         FfiConverterString.lower(`id`),
         FfiConverterString.lower(`createdAt`),
         FfiConverterTimestamp.lower(`now`),_status)
@@ -2948,9 +2995,9 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 
     
     /**
-     * Forgets every id and starts cold at `now` (call it when there is no snapshot to
-     * restore): until 600 s have passed, envelopes created at or before the start are
-     * refused (`Temporal`), since they may have been accepted before the restart.
+     * Forgets every message and starts cold at `now` (call it when there is no snapshot
+     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
+     * until `now + 900 s`, since the lost window may have accepted them.
      */
     @Throws(AipException::class)override fun `coldStart`(`now`: java.time.Instant)
         = 
@@ -2967,15 +3014,16 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 
     
     /**
-     * Whether the id (a lowercase UUID v4) is remembered.
+     * Whether the message `id` (a lowercase UUID v4) from `from` is remembered.
      */
-    @Throws(AipException::class)override fun `contains`(`id`: kotlin.String): kotlin.Boolean {
+    @Throws(AipException::class)override fun `contains`(`from`: kotlin.String, `id`: kotlin.String): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
     uniffiRustCallWithError(AipException) { _status ->
     UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_contains(
         it,
         
+        FfiConverterString.lower(`from`),
         FfiConverterString.lower(`id`),_status)
 }
     }
@@ -2997,6 +3045,22 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 }
     }
     
+    
+
+    
+    /**
+     * The generation of the last snapshot written or restored (0 before any).
+     */override fun `generation`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_generation(
+        it,
+        _status)
+}
+    }
+    )
+    }
     
 
     
@@ -3050,9 +3114,11 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
     
     /**
      * Replaces the window's state with a snapshot. Fails closed: bytes that are truncated,
-     * corrupt, of another version or with more ids than the capacity are refused
-     * (`Encoding`, or `Limit`), and the window is then emptied and cold-started at `now`
-     * (see [`cold_start`](AipReplayWindow::cold_start)).
+     * corrupt, of another version (version 1 included) or with more messages than the
+     * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
+     * the window is then emptied and cold-started at `now` (see
+     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * accepted anything restores as a cold start at `now`.
      */
     @Throws(AipException::class)override fun `restore`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant)
         = 
@@ -3070,9 +3136,34 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 
     
     /**
-     * The window's state as versioned, checksummed bytes (68 + 28 per id remembered), for
-     * [`restore`](AipReplayWindow::restore) after a restart. Save it before acting on a
-     * `Fresh` verdict.
+     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * `mac_key` and `owner` and that its generation is at least `min_generation`: an
+     * edited snapshot, another key's or owner's, an unsealed one or an older generation
+     * (rollback) is `Binding`, fail closed.
+     */
+    @Throws(AipException::class)override fun `restoreSealed`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant, `macKey`: kotlin.ByteArray, `owner`: kotlin.ByteArray, `minGeneration`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_restore_sealed(
+        it,
+        
+        FfiConverterByteArray.lower(`snapshot`),
+        FfiConverterTimestamp.lower(`now`),
+        FfiConverterByteArray.lower(`macKey`),
+        FfiConverterByteArray.lower(`owner`),
+        FfiConverterULong.lower(`minGeneration`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
+     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
+     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
      */
     @Throws(AipException::class)override fun `snapshot`(): kotlin.ByteArray {
             return FfiConverterByteArray.lift(
@@ -3081,6 +3172,27 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
     UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot(
         it,
         _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The snapshot sealed with HMAC-SHA256 under `mac_key` (at least 16 bytes, kept
+     * outside the file) and bound to `owner` (e.g. the recipient's DID; may be empty), so
+     * an edited snapshot, another key's or another owner's does not restore.
+     */
+    @Throws(AipException::class)override fun `snapshotSealed`(`macKey`: kotlin.ByteArray, `owner`: kotlin.ByteArray): kotlin.ByteArray {
+            return FfiConverterByteArray.lift(
+    callWithHandle {
+    uniffiRustCallWithError(AipException) { _status ->
+    UniffiLib.uniffi_concordia_uniffi_fn_method_aipreplaywindow_snapshot_sealed(
+        it,
+        
+        FfiConverterByteArray.lower(`macKey`),
+        FfiConverterByteArray.lower(`owner`),_status)
 }
     }
     )
