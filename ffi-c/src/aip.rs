@@ -457,10 +457,8 @@ pub unsafe extern "C" fn concordia_aip_keypair_export(
             0 => copy_out(ed.as_bytes(), out, out_len),
             1 => copy_out(&x.0, out, out_len),
             2 => {
-                let mut seed = kp.ed.seed();
-                let r = copy_out(&seed, out, out_len);
-                seed.fill(0);
-                r
+                // A Zeroizing copy, erased when dropped.
+                copy_out(&*kp.ed.seed(), out, out_len)
             }
             3 => copy_out(&kp.x.0, out, out_len),
             4 => copy_out(did::encode_multikey(ed.as_bytes(), did_key::ED25519_MULTICODEC).as_bytes(), out, out_len),

@@ -175,10 +175,8 @@ pub unsafe extern "C" fn concordia_es256_keypair_scalar(
         let kp = unsafe { es256_keypair_ref(kp) }?;
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
-        let mut d = kp.scalar();
-        let r = copy_out(&d, out, out_len);
-        d.fill(0);
-        r
+        // A Zeroizing copy, erased when dropped.
+        copy_out(&*kp.scalar(), out, out_len)
     })
 }
 

@@ -177,10 +177,8 @@ pub unsafe extern "C" fn concordia_keypair_seed(
         let kp = unsafe { keypair_ref(kp) }?;
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
-        let mut seed = kp.seed();
-        let r = copy_out(&seed, out, out_len);
-        seed.fill(0);
-        r
+        // A Zeroizing copy, erased when dropped.
+        copy_out(&*kp.seed(), out, out_len)
     })
 }
 
