@@ -155,7 +155,8 @@ fn bad_options_print_no_secret_and_write_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     // The same options, valid, make both files.
-    let o = run(&["aip", "keygen", "--did", did, "--doc", s(&doc), "--endpoint", "https://relay.example/x", "-o", s(&key)]);
+    let o =
+        run(&["aip", "keygen", "--did", did, "--doc", s(&doc), "--endpoint", "https://relay.example/x", "-o", s(&key)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(key.exists() && doc.exists());
 }
