@@ -21,7 +21,7 @@ use hpke::{Deserializable, Kem as _, OpModeR, OpModeS, Serializable};
 use core::convert::Infallible;
 use core::fmt;
 
-use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::error::{Error, Result};
 
@@ -87,8 +87,10 @@ fn to32(b: &[u8]) -> [u8; 32] {
 #[must_use]
 pub fn derive_keypair(ikm: &[u8]) -> (X25519SecretKey, X25519PublicKey) {
     let (sk, pk) = Kem::derive_keypair(ikm);
-    let bytes = Zeroizing::new(sk.to_bytes());
-    (X25519SecretKey(to32(&bytes)), X25519PublicKey(to32(&pk.to_bytes())))
+    let mut bytes = sk.to_bytes();
+    let secret = X25519SecretKey(to32(&bytes));
+    bytes.as_mut_slice().zeroize();
+    (secret, X25519PublicKey(to32(&pk.to_bytes())))
 }
 
 /// A "random" source that yields one caller-supplied 32-byte seed, for the `hpke` crate's
