@@ -353,7 +353,7 @@ fn key_file_of(obj: &Bound<'_, PyAny>) -> PyResult<KeyFile> {
     if let Ok(k) = obj.cast::<AipKeyPair>() {
         return Ok(k.get().inner.clone());
     }
-    core(KeyFile::from_json(&doc_text(obj)?))
+    core(KeyFile::from_json(&concordia_host::zeroize::Zeroizing::new(doc_text(obj)?)))
 }
 
 /// An Ed25519 key pair: an `AipKeyPair`, a key file, or any `concordia_rs.KeyPair` form.
