@@ -314,6 +314,10 @@ pub struct concordia_aip_keypair {
     x: X25519SecretKey,
 }
 
+#[cfg(test)]
+#[path = "aip_secret_tests.rs"]
+mod secret_tests;
+
 /// # Safety
 /// A non-NULL `kp` must point to a live AIP key pair from this library.
 unsafe fn aip_keypair_ref<'a>(kp: *const concordia_aip_keypair) -> FfiResult<&'a concordia_aip_keypair> {
