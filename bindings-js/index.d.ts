@@ -234,6 +234,7 @@ export type ConsensusOutcome = "pending" | "reached" | "disagreed" | "no_consens
 
 export interface InvitationSummary {
   invitationId: string;
+  /** `agent_exchange.href`; redacted (`?<redacted>`, `#<redacted>`) when `noQuery` failed. */
   exchangeHref: string;
   checks: { https: boolean; origin: boolean; noQuery: boolean; uuids: boolean; secret: boolean };
   valid: boolean;

@@ -543,7 +543,7 @@ typedef uint32_t concordia_transcript_format;
 // An AIP agent's key pair (opaque): Ed25519 (signs envelopes and credentials) and X25519
 // (opens sealed bodies). Create with concordia_aip_keypair_generate or
 // concordia_aip_keypair_from_seeds; release with concordia_aip_keypair_free, which
-// overwrites both secrets.
+// overwrites both secrets (each secret type erases itself when dropped).
 //
 // Thread safety: immutable once created; may be shared by threads.
 typedef struct concordia_aip_keypair concordia_aip_keypair;
@@ -813,7 +813,8 @@ typedef struct concordia_consensus_invitation {
   uint8_t valid;
   // The envelope `invitation_id` (a UUID, not NUL-terminated).
   uint8_t invitation_id[CONCORDIA_CONSENSUS_INVITATION_ID_LEN];
-  // `agent_exchange.href` (contains no secret), `exchange_href_len` bytes.
+  // `agent_exchange.href`, `exchange_href_len` bytes; redacted (`?<redacted>`,
+  // `#<redacted>`) when it failed `no_query`, as its query or fragment may carry a secret.
   uint8_t exchange_href[CONCORDIA_CONSENSUS_MAX_URL];
   // Length of `exchange_href`.
   size_t exchange_href_len;

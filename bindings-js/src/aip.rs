@@ -20,13 +20,16 @@ use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
+use concordia_host::zeroize::Zeroizing;
 
 use crate::errors::{random32, JsError, JsResult};
 use crate::keys::KeyPair;
 use crate::util::{elements, get, named, opt_u32, string, strings, timestamp, utf8, Obj};
 
-fn seed32(bytes: &[u8], what: &'static str) -> JsResult<[u8; 32]> {
-    bytes.try_into().map_err(|_| Error::InvalidArgument(what).into())
+/// A 32-byte secret from an argument, erased when dropped.
+fn seed32(bytes: &[u8], what: &'static str) -> JsResult<Zeroizing<[u8; 32]>> {
+    let b: [u8; 32] = bytes.try_into().map_err(|_| JsError::from(Error::InvalidArgument(what)))?;
+    Ok(Zeroizing::new(b))
 }
 
 fn bytes(b: &[u8]) -> JsValue {
@@ -142,12 +145,10 @@ impl AipKeyPair {
     /// # Errors
     /// `RandomnessError` when WebCrypto fails.
     pub fn generate() -> JsResult<AipKeyPair> {
-        let mut ed_seed = random32()?;
-        let mut ikm = random32()?;
+        // Erased when dropped.
+        let (ed_seed, ikm) = (random32()?, random32()?);
         let ed = CoreKeyPair::from_seed(&ed_seed);
-        let (x, _) = hpke::derive_keypair(&ikm);
-        ed_seed.fill(0);
-        ikm.fill(0);
+        let (x, _) = hpke::derive_keypair(&*ikm);
         Ok(AipKeyPair { ed, x, did: None })
     }
 
@@ -157,9 +158,11 @@ impl AipKeyPair {
     /// # Errors
     /// `InputError` when either is not 32 bytes.
     #[wasm_bindgen(js_name = fromSeeds)]
-    pub fn from_seeds(ed25519_seed: &[u8], x25519_secret: &[u8]) -> JsResult<AipKeyPair> {
-        let ed = CoreKeyPair::from_seed(&seed32(ed25519_seed, "Ed25519 seed must be 32 bytes")?);
-        let x = X25519SecretKey(seed32(x25519_secret, "X25519 secret key must be 32 bytes")?);
+    pub fn from_seeds(ed25519_seed: Vec<u8>, x25519_secret: Vec<u8>) -> JsResult<AipKeyPair> {
+        // Owned (wasm-bindgen hands the copies over), so that they are erased when dropped.
+        let (ed25519_seed, x25519_secret) = (Zeroizing::new(ed25519_seed), Zeroizing::new(x25519_secret));
+        let ed = CoreKeyPair::from_seed(&*seed32(&ed25519_seed, "Ed25519 seed must be 32 bytes")?);
+        let x = X25519SecretKey(*seed32(&x25519_secret, "X25519 secret key must be 32 bytes")?);
         Ok(AipKeyPair { ed, x, did: None })
     }
 
@@ -170,7 +173,9 @@ impl AipKeyPair {
     /// # Errors
     /// `SchemaError` / `InputError` for a file that is not a key file with both keys.
     #[wasm_bindgen(js_name = fromKeyFile)]
-    pub fn from_key_file(key_file_json: &str) -> JsResult<AipKeyPair> {
+    pub fn from_key_file(key_file_json: String) -> JsResult<AipKeyPair> {
+        // Owned (wasm-bindgen hands the copy over), so that it is erased when dropped.
+        let key_file_json = Zeroizing::new(key_file_json);
         let kf = KeyFile::from_json(key_file_json.as_bytes())?;
         let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
         Ok(AipKeyPair { ed: kf.ed, x, did: kf.did })
@@ -182,8 +187,9 @@ impl AipKeyPair {
     /// # Errors
     /// `InputError` for a seed that is not 32 bytes or a DID that is no `did:aip`.
     #[wasm_bindgen(js_name = fromKeygenSeed)]
-    pub fn from_keygen_seed(seed: &[u8], did: Option<String>) -> JsResult<AipKeyPair> {
-        let kf = KeyFile::from_seed(&seed32(seed, "seed must be 32 bytes")?, did)?;
+    pub fn from_keygen_seed(seed: Vec<u8>, did: Option<String>) -> JsResult<AipKeyPair> {
+        let seed = Zeroizing::new(seed);
+        let kf = KeyFile::from_seed(&*seed32(&seed, "seed must be 32 bytes")?, did)?;
         let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
         Ok(AipKeyPair { ed: kf.ed, x, did: kf.did })
     }
@@ -212,7 +218,9 @@ impl AipKeyPair {
     #[wasm_bindgen(js_name = keyFileJson)]
     pub fn key_file_json(&self) -> JsResult<String> {
         let kf = KeyFile { did: self.did.clone(), ed: self.ed.clone(), x: Some(self.x.clone()) };
-        let mut text = utf8(kf.to_json()?);
+        let json = kf.to_json()?;
+        let mut text = String::with_capacity(json.len() + 1);
+        text.push_str(std::str::from_utf8(&json).map_err(|_| Error::Encoding("key file"))?);
         text.push('\n');
         Ok(text)
     }
@@ -347,10 +355,10 @@ pub fn aip_seal(
             .first()
             .ok_or(Error::Schema("recipient DID Document has no X25519 keyAgreement key"))?;
         let h = Header { id: &id, from: &from, to: rdoc.id, kind: &kind, created_at: &created_at };
-        let mut ikm = random32()?;
+        // Erased when dropped.
+        let ikm = random32()?;
         let size = body.len() * 4 / 3 + 1024;
         let out = concordia_host::write_vec(size, |buf| envelope::seal(&h, recipient, &body, &ikm, &sender.ed, buf));
-        ikm.fill(0);
         Ok(utf8(out?))
     })
 }

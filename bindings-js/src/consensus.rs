@@ -57,7 +57,10 @@ pub fn consensus_verify_markdown(markdown: &str, expected: &str) -> JsResult<Str
     Ok(cdigest::verify_markdown(markdown.as_bytes(), expected)?.to_hex().as_str().to_string())
 }
 
-fn summary(email: &str, origin: Option<String>, strict: bool) -> JsResult<JsValue> {
+fn summary(email: String, origin: Option<String>, strict: bool) -> JsResult<JsValue> {
+    // The copy of the email (it holds the fragment secret and the email proof) is erased
+    // when dropped; the core erases its own parse buffers.
+    let email = concordia_host::zeroize::Zeroizing::new(email);
     let origin = match &origin {
         Some(o) => Origin::new(o)?,
         None => Origin::DEFAULT,
@@ -84,13 +87,14 @@ fn summary(email: &str, origin: Option<String>, strict: bool) -> JsResult<JsValu
 /// Reads the `CONSENSUS INVITATION V1` block of a plain-text email and reports its checks
 /// against `origin` (default `https://consensus.md`): `{invitationId, exchangeHref,
 /// checks: {https, origin, noQuery, uuids, secret}, valid}`. The fragment secret and the
-/// email proof never cross the boundary. Failed URL checks are in the summary, not errors.
+/// email proof never cross the boundary; an `exchangeHref` that failed `noQuery` is
+/// redacted (`?<redacted>`, `#<redacted>`). Failed URL checks are in the summary, not errors.
 ///
 /// # Errors
 /// `SchemaError` without the block, `LimitError` for an oversized email, `InputError` for
 /// a malformed origin.
 #[wasm_bindgen(js_name = consensusParseInvitation)]
-pub fn consensus_parse_invitation(email: &str, origin: Option<String>) -> JsResult<JsValue> {
+pub fn consensus_parse_invitation(email: String, origin: Option<String>) -> JsResult<JsValue> {
     summary(email, origin, false)
 }
 
@@ -101,7 +105,7 @@ pub fn consensus_parse_invitation(email: &str, origin: Option<String>) -> JsResu
 /// # Errors
 /// As described.
 #[wasm_bindgen(js_name = consensusValidateInvitation)]
-pub fn consensus_validate_invitation(email: &str, origin: Option<String>) -> JsResult<JsValue> {
+pub fn consensus_validate_invitation(email: String, origin: Option<String>) -> JsResult<JsValue> {
     summary(email, origin, true)
 }
 

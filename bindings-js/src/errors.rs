@@ -95,9 +95,9 @@ impl From<JsError> for JsValue {
     }
 }
 
-/// 32 bytes from WebCrypto.
-pub(crate) fn random32() -> JsResult<[u8; 32]> {
-    let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|e| JsError::Randomness(e.to_string()))?;
+/// 32 bytes from WebCrypto, erased when dropped.
+pub(crate) fn random32() -> JsResult<concordia_host::zeroize::Zeroizing<[u8; 32]>> {
+    let mut b = concordia_host::zeroize::Zeroizing::new([0u8; 32]);
+    getrandom::fill(&mut *b).map_err(|e| JsError::Randomness(e.to_string()))?;
     Ok(b)
 }

@@ -7,6 +7,8 @@ use concordia_core::message;
 use concordia_core::Error;
 use wasm_bindgen::prelude::*;
 
+use concordia_host::zeroize::Zeroizing;
+
 use crate::errors::{random32, JsResult};
 use crate::util::utf8;
 
@@ -23,10 +25,9 @@ impl Es256KeyPair {
     /// `RandomnessError` when WebCrypto fails.
     pub fn generate() -> JsResult<Es256KeyPair> {
         loop {
-            let mut d = random32()?;
-            let kp = CoreKeyPair::from_scalar(&d);
-            d.fill(0);
-            if let Ok(kp) = kp {
+            // Erased when dropped.
+            let d = random32()?;
+            if let Ok(kp) = CoreKeyPair::from_scalar(&d) {
                 return Ok(Es256KeyPair(kp));
             }
         }
@@ -37,8 +38,10 @@ impl Es256KeyPair {
     /// # Errors
     /// `InputError` when the scalar is not 32 bytes, zero, or not below the group order.
     #[wasm_bindgen(js_name = fromScalar)]
-    pub fn from_scalar(scalar: &[u8]) -> JsResult<Es256KeyPair> {
-        let d: &[u8; 32] = scalar.try_into().map_err(|_| Error::InvalidArgument(ES256_PRIVATE_KEY))?;
+    pub fn from_scalar(scalar: Vec<u8>) -> JsResult<Es256KeyPair> {
+        // Owned (wasm-bindgen hands the copy over), so that it is erased when dropped.
+        let scalar = Zeroizing::new(scalar);
+        let d: &[u8; 32] = scalar.as_slice().try_into().map_err(|_| Error::InvalidArgument(ES256_PRIVATE_KEY))?;
         Ok(Es256KeyPair(CoreKeyPair::from_scalar(d)?))
     }
 

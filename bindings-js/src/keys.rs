@@ -20,10 +20,8 @@ impl KeyPair {
     /// # Errors
     /// `RandomnessError` when WebCrypto fails.
     pub fn generate() -> JsResult<KeyPair> {
-        let mut seed = random32()?;
-        let kp = CoreKeyPair::from_seed(&seed);
-        seed.fill(0);
-        Ok(KeyPair(kp))
+        // Erased when dropped.
+        Ok(KeyPair(CoreKeyPair::from_seed(&*random32()?)))
     }
 
     /// The key pair of a 32-byte seed (RFC 8032; the reference SDK's raw private key).
@@ -31,8 +29,11 @@ impl KeyPair {
     /// # Errors
     /// `InputError` when the seed is not 32 bytes.
     #[wasm_bindgen(js_name = fromSeed)]
-    pub fn from_seed(seed: &[u8]) -> JsResult<KeyPair> {
-        let seed: &[u8; 32] = seed.try_into().map_err(|_| Error::InvalidArgument("seed must be 32 bytes"))?;
+    pub fn from_seed(seed: Vec<u8>) -> JsResult<KeyPair> {
+        // Owned (wasm-bindgen hands the copy over), so that it is erased when dropped.
+        let seed = concordia_host::zeroize::Zeroizing::new(seed);
+        let seed: &[u8; 32] =
+            seed.as_slice().try_into().map_err(|_| Error::InvalidArgument("seed must be 32 bytes"))?;
         Ok(KeyPair(CoreKeyPair::from_seed(seed)))
     }
 

@@ -28,16 +28,18 @@ use crate::aip_replay::ReplayWindow;
 use crate::errors::{core, new_err, Exc};
 use crate::input::{doc_text, loads, register_submodule, time_arg};
 use crate::keys::{key_pair_of, KeyPair};
+use crate::random::os_random;
+use concordia_host::zeroize::Zeroizing;
 
 const MODULE: &str = "concordia_rs.aip";
 
-fn os_random(py: Python<'_>) -> PyResult<[u8; 32]> {
-    let b: Vec<u8> = py.import("os")?.call_method1("urandom", (32,))?.extract()?;
-    b.try_into().map_err(|_| PyTypeError::new_err("os.urandom(32) did not return 32 bytes"))
-}
-
-fn utf8(bytes: Vec<u8>, what: &'static str) -> concordia_core::Result<String> {
-    String::from_utf8(bytes).map_err(|_| Error::Encoding(what))
+/// The key file text as a `str` (its Rust copies erased when dropped; the `str` is the
+/// caller's to keep secret).
+fn key_file_text(text: &[u8]) -> concordia_core::Result<String> {
+    let s = std::str::from_utf8(text).map_err(|_| Error::Encoding("key file"))?;
+    let mut out = String::with_capacity(s.len() + 1);
+    out.push_str(s);
+    Ok(out)
 }
 
 // --------------------------------------------------------------------------- handles
@@ -211,8 +213,11 @@ fn did_arg(did: Option<String>) -> PyResult<Option<String>> {
     Ok(did)
 }
 
-fn seed_arg(b: &[u8], what: &'static str) -> PyResult<[u8; 32]> {
-    b.try_into().map_err(|_| new_err(Exc::InvalidArgument, format!("{what} must be 32 bytes"), Some("input")))
+/// A 32-byte secret argument, its copy erased when dropped.
+fn seed_arg(b: &[u8], what: &'static str) -> PyResult<Zeroizing<[u8; 32]>> {
+    let s: [u8; 32] =
+        b.try_into().map_err(|_| new_err(Exc::InvalidArgument, format!("{what} must be 32 bytes"), Some("input")))?;
+    Ok(Zeroizing::new(s))
 }
 
 #[pymethods]
@@ -221,8 +226,8 @@ impl AipKeyPair {
     /// pair of RFC 9180 `DeriveKeyPair`), as `concordia aip keygen` makes them.
     #[staticmethod]
     #[pyo3(signature = (did = None))]
-    fn generate(py: Python<'_>, did: Option<String>) -> PyResult<Self> {
-        let (ed, ikm) = (os_random(py)?, os_random(py)?);
+    fn generate(did: Option<String>) -> PyResult<Self> {
+        let (ed, ikm) = (os_random()?, os_random()?);
         Ok(AipKeyPair { inner: core(KeyFile::from_random(&ed, &ikm, did_arg(did)?))? })
     }
 
@@ -239,8 +244,8 @@ impl AipKeyPair {
     #[staticmethod]
     #[pyo3(signature = (ed25519_seed, x25519_secret, did = None))]
     fn from_seeds(ed25519_seed: &[u8], x25519_secret: &[u8], did: Option<String>) -> PyResult<Self> {
-        let ed = CoreKeyPair::from_seed(&seed_arg(ed25519_seed, "ed25519_seed")?);
-        let x = X25519SecretKey(seed_arg(x25519_secret, "x25519_secret")?);
+        let ed = CoreKeyPair::from_seed(&*seed_arg(ed25519_seed, "ed25519_seed")?);
+        let x = X25519SecretKey(*seed_arg(x25519_secret, "x25519_secret")?);
         Ok(AipKeyPair { inner: KeyFile { did: did_arg(did)?, ed, x: Some(x) } })
     }
 
@@ -248,14 +253,14 @@ impl AipKeyPair {
     /// and `aip open --key` read it.
     #[staticmethod]
     fn from_key_file(key_file: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let text = doc_text(key_file)?;
+        let text = Zeroizing::new(doc_text(key_file)?);
         Ok(AipKeyPair { inner: core(KeyFile::from_json(&text))? })
     }
 
     /// The key file's JSON text, exactly as `concordia aip keygen` prints it (with the
     /// final newline). It holds both secrets.
     fn key_file_json(&self) -> PyResult<String> {
-        let mut text = core(self.inner.to_json().and_then(|t| utf8(t, "key file")))?;
+        let mut text = core(self.inner.to_json().and_then(|t| key_file_text(&t)))?;
         text.push('\n');
         Ok(text)
     }
@@ -325,7 +330,7 @@ impl AipKeyPair {
     }
     /// The 32-byte Ed25519 seed. Keep it secret.
     fn ed25519_seed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.ed.seed())
+        PyBytes::new(py, &*self.inner.ed.seed())
     }
     /// The 32-byte X25519 private key (`None` without one). Keep it secret.
     fn x25519_secret<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
@@ -349,7 +354,7 @@ fn key_file_of(obj: &Bound<'_, PyAny>) -> PyResult<KeyFile> {
     if let Ok(k) = obj.cast::<AipKeyPair>() {
         return Ok(k.get().inner.clone());
     }
-    core(KeyFile::from_json(&doc_text(obj)?))
+    core(KeyFile::from_json(&concordia_host::zeroize::Zeroizing::new(doc_text(obj)?)))
 }
 
 /// An Ed25519 key pair: an `AipKeyPair`, a key file, or any `concordia_rs.KeyPair` form.
@@ -362,8 +367,11 @@ fn signer_of(obj: &Bound<'_, PyAny>) -> PyResult<CoreKeyPair> {
 
 /// `new_message_id() -> str`: a lowercase UUID v4 from OS randomness.
 #[pyfunction]
-fn new_message_id(py: Python<'_>) -> PyResult<String> {
-    let id: String = py.import("uuid")?.call_method0("uuid4")?.str()?.extract()?;
+fn new_message_id() -> PyResult<String> {
+    let r = os_random()?;
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&r[..16]);
+    let id = core(concordia_host::uuid_v4(b))?;
     core(envelope::parse_uuid_v4(&id))?;
     Ok(id)
 }
@@ -422,7 +430,7 @@ fn seal<'py>(
     let msg = doc_text(message)?;
     let id = match id {
         Some(i) => i,
-        None => new_message_id(py)?,
+        None => new_message_id()?,
     };
     let created_at = match created_at {
         Some(c) => c,
@@ -431,7 +439,7 @@ fn seal<'py>(
             core(crate::now_ts(py)?.format_rfc3339(&mut buf).map(str::to_owned))?
         }
     };
-    let mut ikm = os_random(py)?;
+    let ikm = os_random()?;
     let out = py.detach(|| {
         let mut mnodes = Nodes::new();
         let m = mnodes.parse(&msg)?;
@@ -447,7 +455,7 @@ fn seal<'py>(
             write_vec(body.len() * 4 / 3 + 2048, |buf| envelope::seal(&header, recipient, &body, &ikm, &sender.ed, buf))
         })
     });
-    ikm.fill(0);
+    drop(ikm);
     loads(py, &core(out)?)
 }
 

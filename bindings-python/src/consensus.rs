@@ -87,7 +87,8 @@ impl Invitation {
     fn invitation_id(&self) -> &str {
         self.inner.id()
     }
-    /// `agent_exchange.href` (contains no secret).
+    /// `agent_exchange.href`; redacted (`?<redacted>`, `#<redacted>`) when it failed the
+    /// `no_query` check, as its query or fragment may carry a secret.
     #[getter]
     fn exchange_href(&self) -> &str {
         self.inner.exchange_href()
@@ -142,7 +143,9 @@ impl Invitation {
 }
 
 fn invitation(py: Python<'_>, email: &Bound<'_, PyAny>, origin: Option<&str>, strict: bool) -> PyResult<Invitation> {
-    let bytes = bytes_arg(email, "email")?;
+    // The copy of the email (it holds the fragment secret and the email proof) is erased
+    // when dropped; the core erases its own parse buffers.
+    let bytes = concordia_host::zeroize::Zeroizing::new(bytes_arg(email, "email")?);
     let origin = origin.unwrap_or(DEFAULT_ORIGIN);
     let inner = core(py.detach(|| {
         let inv = CoreInvitation::parse(&bytes, &Origin::new(origin)?)?;

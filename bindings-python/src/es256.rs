@@ -19,17 +19,15 @@ pub struct Es256KeyPair {
 
 #[pymethods]
 impl Es256KeyPair {
-    /// A fresh key pair from OS randomness (`os.urandom`; a draw outside `1..n` is drawn
-    /// again).
+    /// A fresh key pair from OS randomness (drawn in Rust, not through `os.urandom`; a
+    /// draw outside `1..n` is drawn again).
     #[staticmethod]
-    fn generate(py: Python<'_>) -> PyResult<Self> {
-        let urandom = py.import("os")?.getattr("urandom")?;
+    fn generate() -> PyResult<Self> {
         loop {
-            let d: Vec<u8> = urandom.call1((32,))?.extract()?;
-            if let Ok(d) = <[u8; 32]>::try_from(d.as_slice()) {
-                if let Ok(inner) = CoreKeyPair::from_scalar(&d) {
-                    return Ok(Es256KeyPair { inner });
-                }
+            // Erased when dropped.
+            let d = crate::random::os_random()?;
+            if let Ok(inner) = CoreKeyPair::from_scalar(&d) {
+                return Ok(Es256KeyPair { inner });
             }
         }
     }
@@ -43,6 +41,7 @@ impl Es256KeyPair {
                 concordia_core::error::detail::ES256_PRIVATE_KEY,
             )))
         })?;
+        let d = concordia_host::zeroize::Zeroizing::new(d);
         Ok(Es256KeyPair { inner: core(CoreKeyPair::from_scalar(&d))? })
     }
 
@@ -70,7 +69,7 @@ impl Es256KeyPair {
 
     /// The 32-byte big-endian private scalar.
     fn private_scalar_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.scalar())
+        PyBytes::new(py, &*self.inner.scalar())
     }
 
     /// The public key.

@@ -21,11 +21,11 @@ pub struct KeyPair {
 
 #[pymethods]
 impl KeyPair {
-    /// A fresh key pair from 32 bytes of OS randomness (`os.urandom`).
+    /// A fresh key pair from 32 bytes of OS randomness (drawn in Rust, not through
+    /// `os.urandom`).
     #[staticmethod]
-    fn generate(py: Python<'_>) -> PyResult<Self> {
-        let seed: Vec<u8> = py.import("os")?.call_method1("urandom", (32,))?.extract()?;
-        Self::from_private_bytes(&seed)
+    fn generate() -> PyResult<Self> {
+        Ok(KeyPair { inner: CoreKeyPair::from_seed(&*crate::random::os_random()?) })
     }
 
     /// The key pair of a raw 32-byte private key (seed), as `private_key_bytes()` returns.
@@ -34,6 +34,7 @@ impl KeyPair {
         let seed: [u8; 32] = data
             .try_into()
             .map_err(|_| new_err(Exc::InvalidArgument, "Ed25519 private key must be 32 bytes", Some("input")))?;
+        let seed = concordia_host::zeroize::Zeroizing::new(seed);
         Ok(KeyPair { inner: CoreKeyPair::from_seed(&seed) })
     }
 
@@ -60,7 +61,7 @@ impl KeyPair {
 
     /// The raw 32-byte private key (seed).
     fn private_key_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.seed())
+        PyBytes::new(py, &*self.inner.seed())
     }
 
     /// The public key.

@@ -36,6 +36,7 @@ pub mod errors;
 pub mod es256;
 pub mod input;
 pub mod keys;
+pub mod random;
 
 use concordia_host::{par, write_vec, KeyMap, Nodes, VecRefSink};
 use errors::{core, new_err, CoreError, Exc};

@@ -13,8 +13,11 @@ use concordia_host::aip::{
 };
 use concordia_host::replay::{Opened as StoreOpened, ReplayStore, StoreError, StoreOptions};
 
+use concordia_core::aip::hpke;
+
 use crate::keys::{os_seed, parse_seed};
 use crate::outln;
+use crate::secret::Dest;
 use crate::util::{
     bad_arg, bad_sub, canonical, display_name, emit, fail, json_str, nodes_for, one_line, parse, read_input, sub_help,
     usage, Args, CliResult, Fail, VecRefSink, VecSink,
@@ -25,11 +28,17 @@ pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelope
   aip handle X                    X: name#domain, name%23domain, @name@domain or did:aip:domain:name;
                                   prints {\"handle\", \"url_form\", \"did\"}
   aip keygen [--did DID] [--doc OUT.json] [--endpoint URL] [--route-mode direct|relay] [--seed HEX]
-                                  new Ed25519 + X25519 key file (JSON) on stdout; with --did and
-                                  --doc also writes the matching DID Document to OUT.json; --seed
-                                  (64 hex digits) makes both keys from it instead of OS randomness
-                                  (the Ed25519 seed itself, X25519 from SHA-256 of a label and it:
-                                  for tests and examples only)
+             [-o KEY.json [--force]]
+                                  new Ed25519 + X25519 key file (JSON) on stdout, or with -o in
+                                  KEY.json, created with mode 0600 (an existing KEY.json or a
+                                  symlink is refused; --force replaces it); a stdout that is a
+                                  file others can read (`> key.json`) gets a warning on stderr.
+                                  With --did and --doc also writes the matching DID Document to
+                                  OUT.json (--endpoint needs --doc). Every option is checked
+                                  before a key is made. --seed (64 hex digits) makes both keys
+                                  from it instead of OS randomness (the Ed25519 seed itself,
+                                  X25519 from SHA-256 of a label and it: for tests and examples
+                                  only)
   aip seal --to RECIPIENT_DID_DOC.json --key SENDER_KEY.json [--type T] [--id UUID]
            [--created-at RFC3339] MESSAGE.json
                                   seals the canonical MESSAGE to the recipient's X25519 key and
@@ -124,6 +133,8 @@ fn handle_cmd(args: Args) -> CliResult {
 
 fn load_key(path: &str) -> CliResult<KeyFile> {
     let (name, bytes) = read_input(Some(path))?;
+    // The file holds the secrets in hex: erased when dropped.
+    let bytes = concordia_host::zeroize::Zeroizing::new(bytes);
     let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     KeyFile::from_value(doc.root()).map_err(|e| match e {
@@ -133,37 +144,52 @@ fn load_key(path: &str) -> CliResult<KeyFile> {
 }
 
 fn keygen(mut args: Args) -> CliResult {
+    // Every argument is read and checked before a secret exists or anything is written.
     let did_text = args.value("--did")?;
     let doc_out = args.value("--doc")?;
     let endpoint = args.value("--endpoint")?;
-    let mode = args.value("--route-mode")?.unwrap_or_else(|| "relay".into());
+    let mode = args.value("--route-mode")?;
     let seed = args.value("--seed")?.map(|s| parse_seed(&s)).transpose()?;
+    let dest = Dest::from_args(&mut args)?;
     args.positionals(0)?;
-    if let Some(d) = &did_text {
-        did::parse_did(d).map_err(|e| bad_arg("--did", e))?;
-    }
+    let subject = did_text.as_deref().map(did::parse_did).transpose().map_err(|e| bad_arg("--did", e))?;
+    let mode = match mode.as_deref() {
+        None | Some("relay") => did::RouteMode::Relay,
+        Some("direct") => did::RouteMode::Direct,
+        Some(other) => return Err(usage(format!("--route-mode: \"direct\" or \"relay\", not {:?}", one_line(other)))),
+    };
+    let doc_for = match (&doc_out, &subject) {
+        (Some(_), None) => return Err(usage("--doc needs --did")),
+        (None, _) if endpoint.is_some() => return Err(usage("--endpoint needs --doc")),
+        (Some(_), Some(subject)) => {
+            let endpoint = endpoint.unwrap_or_else(|| default_endpoint(subject));
+            // The endpoint is checked by writing a document with placeholder keys.
+            let ed = concordia_core::sign::KeyPair::from_seed(&[0; 32]).public_key();
+            let x = hpke::X25519PublicKey([9; 32]);
+            did::write_document(subject, mode, &endpoint, &ed, &x, &mut VecRefSink(&mut Vec::new()))
+                .map_err(|e| bad_arg("--endpoint", e))?;
+            Some(endpoint)
+        }
+        (None, _) => None,
+    };
     let kf = match seed {
         Some(s) => KeyFile::from_seed(&s, did_text.clone()),
-        None => KeyFile::from_random(&os_seed()?, &os_seed()?, did_text.clone()),
+        None => KeyFile::from_random(&*os_seed()?, &*os_seed()?, did_text.clone()),
     }
     .map_err(|e| bad_arg("--did", e))?;
-    let text = kf.to_json().map_err(|e| fail("keygen", e))?;
-    outln!("{}", String::from_utf8_lossy(&text))?;
-    let ed = kf.ed;
-    let xp = kf.x.as_ref().map(|x| x.public_key()).ok_or_else(|| usage("keygen: no X25519 key"))?;
-    if let Some(path) = doc_out {
-        let d = did_text.ok_or_else(|| usage("--doc needs --did"))?;
-        let subject = did::parse_did(&d).map_err(|e| bad_arg("--did", e))?;
-        let endpoint = endpoint.unwrap_or_else(|| default_endpoint(&subject));
-        let mode = match mode.as_str() {
-            "direct" => did::RouteMode::Direct,
-            "relay" => did::RouteMode::Relay,
-            other => return Err(usage(format!("--route-mode: \"direct\" or \"relay\", not {other:?}"))),
-        };
-        let mut doc = Vec::new();
-        did::write_document(&subject, mode, &endpoint, &ed.public_key(), &xp, &mut VecRefSink(&mut doc))
+    let mut text = kf.to_json().map_err(|e| fail("keygen", e))?;
+    text.push(b'\n');
+    let mut doc = Vec::new();
+    if let (Some(endpoint), Some(subject)) = (&doc_for, &subject) {
+        let xp = kf.x.as_ref().map(|x| x.public_key()).ok_or_else(|| usage("keygen: no X25519 key"))?;
+        did::write_document(subject, mode, endpoint, &kf.ed.public_key(), &xp, &mut VecRefSink(&mut doc))
             .map_err(|e| bad_arg("--endpoint", e))?;
         doc.push(b'\n');
+    }
+    // The key file first (a refused -o FILE costs nothing), then the DID Document.
+    let file = dest.open()?;
+    dest.write(file, &text)?;
+    if let Some(path) = doc_out {
         std::fs::write(&path, doc).map_err(|e| usage(format!("{}: {e}", display_name(&path))))?;
     }
     Ok(())
@@ -227,7 +253,7 @@ fn seal(mut args: Args) -> CliResult {
     header.check().map_err(|e| bad_arg("envelope header", e))?;
     let mut out = vec![0u8; body.len() * 4 / 3 + 2048];
     let n =
-        envelope::seal(&header, &recipient, &body, &os_seed()?, &sender.ed, &mut out).map_err(|e| fail("seal", e))?;
+        envelope::seal(&header, &recipient, &body, &*os_seed()?, &sender.ed, &mut out).map_err(|e| fail("seal", e))?;
     out.truncate(n);
     emit(&out)
 }

@@ -23,6 +23,7 @@ pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primit
   invitation EMAIL.txt [--origin URL]
                                   check the invitation block of a plain-text email; prints
                                   {checks, exchange_href, invitation_id, valid}, never a secret
+                                  (an exchange_href that fails no_query is shown redacted)
   command --action A --revision N --digest D [--body TEXT]
                                   prints {\"body\": <wire body>, \"idempotency_key\": \"<key>\"}
   outcome ROOM.json --now RFC3339 run ROOM.json's events through the room model; prints the
@@ -90,6 +91,8 @@ fn invitation(mut args: Args) -> CliResult {
     let origin_text = args.value("--origin")?.unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
     let origin = Origin::new(&origin_text).map_err(|e| bad_arg("--origin", e))?;
     let (name, input) = one_file(args)?;
+    // The email holds the fragment secret and the email proof: erased when dropped.
+    let input = concordia_host::zeroize::Zeroizing::new(input);
     let inv = Invitation::parse(&input, &origin).map_err(|e| fail(&name, e))?;
     let checks = inv.checks();
     let list: Vec<String> = checks.named().iter().map(|(n, ok)| format!("{}:{ok}", json_str(n))).collect();

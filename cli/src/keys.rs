@@ -7,16 +7,25 @@ use concordia_core::es256;
 use concordia_core::message;
 use concordia_core::sign::{Alg, KeyPair, PublicKey};
 
+use concordia_host::zeroize::Zeroizing;
+
 use crate::outln;
+use crate::secret::Dest;
 use crate::util::{bad_arg, emit, fail, json_str, nodes_for, parse, read_input, usage, Args, CliResult};
 
-pub const KEYGEN_HELP: &str = "concordia keygen [--alg EdDSA|ES256] [--seed HEX]
-  Prints a JSON key pair: {\"key_type\", \"public_key_b64url\", \"private_key_hex\"}, and
-  \"alg\": \"ES256\" for ES256. The public key is padded URL-safe base64, as the reference
-  SDK's public_key_b64() (ES256: the uncompressed X9.62 point, 65 bytes).
+pub const KEYGEN_HELP: &str = concat!(
+    "concordia keygen [--alg EdDSA|ES256] [--seed HEX] [-o FILE [--force]]
+  Writes a JSON key pair: {\"key_type\", \"public_key_b64url\", \"private_key_hex\"}, and
+  \"alg\": \"ES256\" for ES256, to stdout or FILE. The public key is padded URL-safe base64,
+  as the reference SDK's public_key_b64() (ES256: the uncompressed X9.62 point, 65 bytes).
+  The file holds the private key: write it with -o (mode 0600), not with `> FILE` (a
+  redirect makes the file readable by others under the usual umask; keygen warns).
   --alg ALG    EdDSA (Ed25519, the default) or ES256 (ECDSA P-256)
   --seed HEX   32 bytes (64 hex digits) instead of OS randomness: the Ed25519 seed, or the
-               ES256 private scalar (big-endian, 0 < d < n)";
+               ES256 private scalar (big-endian, 0 < d < n)
+",
+    crate::secret_out_help!()
+);
 
 pub const SIGN_HELP: &str = "concordia sign --key KEYFILE [--alg EdDSA|ES256] [FILE]
   Signs the JSON object in FILE (default stdin) over its canonical form without the
@@ -42,64 +51,73 @@ fn alg_option(args: &mut Args) -> CliResult<Option<Alg>> {
     }
 }
 
-/// 32 bytes from the operating system.
-pub fn os_seed() -> CliResult<[u8; 32]> {
-    let mut seed = [0u8; 32];
+/// 32 bytes from the operating system, erased when dropped.
+pub fn os_seed() -> CliResult<Zeroizing<[u8; 32]>> {
+    let mut seed = Zeroizing::new([0u8; 32]);
     std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut seed))
+        .and_then(|mut f| f.read_exact(&mut *seed))
         .map_err(|e| usage(format!("cannot read OS randomness: {e}")))?;
     Ok(seed)
 }
 
-pub fn parse_seed(hex: &str) -> CliResult<[u8; 32]> {
-    let mut seed = [0u8; 32];
-    match encoding::decode_hex(hex.trim().as_bytes(), &mut seed) {
+/// The 32 bytes of a `--seed` (64 hex digits), erased when dropped.
+pub fn parse_seed(hex: &str) -> CliResult<Zeroizing<[u8; 32]>> {
+    let mut seed = Zeroizing::new([0u8; 32]);
+    match encoding::decode_hex(hex.trim().as_bytes(), &mut *seed) {
         Ok(32) => Ok(seed),
         _ => Err(usage("--seed must be 64 hex digits (32 bytes)")),
     }
 }
 
-pub fn keypair_json(kp: &KeyPair) -> String {
-    let mut hex = [0u8; 64];
-    let n = encoding::encode_hex(&kp.seed(), &mut hex).unwrap_or(0);
-    format!(
-        "{{\"key_type\":\"Ed25519\",\"private_key_hex\":\"{}\",\"public_key_b64url\":\"{}\"}}",
-        hex.get(..n).and_then(|h| std::str::from_utf8(h).ok()).unwrap_or(""),
-        kp.public_key().to_b64url().as_str()
-    )
+/// A key file's text (with the final newline) from its members before and after the
+/// private key's hex, in a buffer reserved once and erased when dropped.
+fn key_text(before: &str, secret: &[u8; 32], after: &str) -> Zeroizing<Vec<u8>> {
+    let mut out = Zeroizing::new(Vec::with_capacity(before.len() + 64 + after.len() + 1));
+    out.extend_from_slice(before.as_bytes());
+    let mut hex = Zeroizing::new([0u8; 64]);
+    let n = encoding::encode_hex(secret, &mut *hex).unwrap_or(0);
+    out.extend_from_slice(hex.get(..n).unwrap_or_default());
+    out.extend_from_slice(after.as_bytes());
+    out.push(b'\n');
+    out
 }
 
-/// An ES256 key file: `{"alg", "key_type", "private_key_hex", "public_key_b64url"}`.
-pub fn es256_keypair_json(kp: &es256::KeyPair) -> String {
-    let mut hex = [0u8; 64];
-    let n = encoding::encode_hex(&kp.scalar(), &mut hex).unwrap_or(0);
-    format!(
-        "{{\"alg\":\"ES256\",\"key_type\":\"P-256\",\"private_key_hex\":\"{}\",\"public_key_b64url\":\"{}\"}}",
-        hex.get(..n).and_then(|h| std::str::from_utf8(h).ok()).unwrap_or(""),
-        kp.public_key().to_b64url().as_str()
-    )
+/// An Ed25519 key file: `{"key_type", "private_key_hex", "public_key_b64url"}` and a newline.
+pub fn keypair_json(kp: &KeyPair) -> Zeroizing<Vec<u8>> {
+    let after = format!("\",\"public_key_b64url\":\"{}\"}}", kp.public_key().to_b64url().as_str());
+    key_text("{\"key_type\":\"Ed25519\",\"private_key_hex\":\"", &kp.seed(), &after)
+}
+
+/// An ES256 key file: `{"alg", "key_type", "private_key_hex", "public_key_b64url"}` and a
+/// newline.
+pub fn es256_keypair_json(kp: &es256::KeyPair) -> Zeroizing<Vec<u8>> {
+    let after = format!("\",\"public_key_b64url\":\"{}\"}}", kp.public_key().to_b64url().as_str());
+    key_text("{\"alg\":\"ES256\",\"key_type\":\"P-256\",\"private_key_hex\":\"", &kp.scalar(), &after)
 }
 
 pub fn keygen(mut args: Args) -> CliResult {
+    // Every argument is read and checked before a secret exists.
     let alg = alg_option(&mut args)?.unwrap_or_default();
     let seed = args.value("--seed")?.map(|h| parse_seed(&h)).transpose()?;
+    let dest = Dest::from_args(&mut args)?;
     args.positionals(0)?;
-    match alg {
-        Alg::EdDsa => outln!("{}", keypair_json(&KeyPair::from_seed(&seed.map_or_else(os_seed, Ok)?)))?,
+    let text = match alg {
+        Alg::EdDsa => keypair_json(&KeyPair::from_seed(&*seed.map_or_else(os_seed, Ok)?)),
         Alg::Es256 => {
             let kp = match seed {
                 Some(d) => es256::KeyPair::from_scalar(&d).map_err(|e| bad_arg("--seed", e))?,
                 // A draw is refused only when it is zero or at least n (about 2^-32): draw again.
                 None => loop {
-                    if let Ok(kp) = es256::KeyPair::from_scalar(&os_seed()?) {
+                    if let Ok(kp) = es256::KeyPair::from_scalar(&*os_seed()?) {
                         break kp;
                     }
                 },
             };
-            outln!("{}", es256_keypair_json(&kp))?
+            es256_keypair_json(&kp)
         }
-    }
-    Ok(())
+    };
+    let file = dest.open()?;
+    dest.write(file, &text)
 }
 
 /// A key pair from a key file, of either algorithm.
@@ -122,6 +140,8 @@ impl AnyKeyPair {
 /// Loads a key file written by `concordia keygen`, Ed25519 or ES256 by its `key_type`.
 pub fn load_any_keypair(path: &str) -> CliResult<AnyKeyPair> {
     let (name, bytes) = read_input(Some(path))?;
+    // The file holds the private key in hex: erased when dropped.
+    let bytes = Zeroizing::new(bytes);
     let mut nodes = nodes_for(&bytes)?;
     let doc = parse(&name, &bytes, &mut nodes)?;
     let hex = doc

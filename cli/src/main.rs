@@ -22,6 +22,7 @@ mod conformance;
 mod consensus;
 mod demo;
 mod keys;
+mod secret;
 mod session;
 mod util;
 
@@ -37,7 +38,9 @@ commands:
   demo [--out DIR] [--seed HEX] [--now RFC3339]   the camera negotiation, end to end
   jcs [--lines] [FILE]                             canonical JSON (RFC 8785)
   hash [--hex] [FILE]                              sha256:<hex> of the canonical form
-  keygen [--alg EdDSA|ES256] [--seed HEX]          new key pair as JSON (Ed25519 or P-256)
+  keygen [--alg EdDSA|ES256] [--seed HEX] [-o FILE]
+                                                   new key pair as JSON (Ed25519 or P-256);
+                                                   -o writes FILE with mode 0600
   sign --key KEYFILE [--alg ALG] [FILE]            add a top-level signature
   verify --public-key B64URL [--alg ALG] [FILE]    check a top-level signature
   chain verify --keys KEYS.json [--json] [--lines] [TRANSCRIPT]
@@ -56,7 +59,7 @@ commands:
   consensus verify-artifact FILE --content-digest F --sha256 HEX [--outcome WORD]
                                                      the downloaded agreement
   aip handle X                                     AIP: addresses,
-  aip keygen [--did DID --doc OUT.json] [--seed HEX]   key files and DID Documents,
+  aip keygen [--did DID --doc OUT.json] [-o KEY.json]  key files and DID Documents,
   aip seal --to DOC.json --key KEY.json [MESSAGE]    sealed envelopes,
   aip open --key KEY.json --from DOC.json [--replay-store FILE [--replay-mac-key K]] [ENVELOPE]
   aip vc issue --key KEY.json [CREDENTIAL]           credentials,

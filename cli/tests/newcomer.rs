@@ -56,7 +56,7 @@ fn top_level_help_lists_every_command_with_its_arguments() {
         "demo [--out DIR] [--seed HEX] [--now RFC3339]",
         "jcs [--lines] [FILE]",
         "hash [--hex] [FILE]",
-        "keygen [--alg EdDSA|ES256] [--seed HEX]",
+        "keygen [--alg EdDSA|ES256] [--seed HEX] [-o FILE]",
         "sign --key KEYFILE [--alg ALG] [FILE]",
         "verify --public-key B64URL [--alg ALG] [FILE]",
         "chain verify --keys KEYS.json",

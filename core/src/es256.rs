@@ -38,6 +38,8 @@ use core::fmt;
 use p256::ecdsa::signature::hazmat::{PrehashSigner, PrehashVerifier};
 use p256::ecdsa::{SigningKey, VerifyingKey};
 
+use zeroize::Zeroizing;
+
 use crate::digest::Sha256Sink;
 use crate::encoding::{self, ascii_string};
 use crate::error::detail::{ES256_PRIVATE_KEY, ES256_PUBLIC_KEY, SIGNATURE_ENCODING};
@@ -300,10 +302,14 @@ impl KeyPair {
         PublicKey(*self.0.verifying_key())
     }
 
-    /// A copy of the big-endian private scalar.
+    /// A copy of the big-endian private scalar, erased when the returned [`Zeroizing`] is
+    /// dropped (it dereferences to `[u8; 32]`).
     #[must_use]
-    pub fn scalar(&self) -> [u8; 32] {
-        self.0.to_bytes().into()
+    pub fn scalar(&self) -> Zeroizing<[u8; 32]> {
+        let bytes = Zeroizing::new(self.0.to_bytes());
+        let mut out = Zeroizing::new([0u8; 32]);
+        out.copy_from_slice(&bytes);
+        out
     }
 
     /// Signs `msg`: SHA-256, a deterministic RFC 6979 nonce, then low S.

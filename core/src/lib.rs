@@ -64,3 +64,6 @@ pub mod sink;
 pub mod time;
 
 pub use error::{Class, Error, Result};
+/// The `zeroize` crate the core erases secrets with (re-exported so that every host uses
+/// the same version for the copies it holds: `concordia_core::zeroize::Zeroizing`).
+pub use zeroize;

@@ -29,6 +29,8 @@
 
 use core::fmt;
 
+use zeroize::Zeroizing;
+
 use crate::encoding::{self, ascii_string};
 use crate::error::{Error, Result};
 use crate::sink::Sink;
@@ -234,8 +236,10 @@ const ZERO_SEED_PUBLIC: [u8; 32] = [
 /// An Ed25519 signing key: the 32-byte seed and its public key.
 ///
 /// `Debug` shows only the public key. The seed is held in an ed25519-compact `SecretKey`,
-/// which overwrites it with volatile writes when dropped; copies made by moving the value,
-/// and those returned by [`KeyPair::seed`], are not erased (no `zeroize` in this crate).
+/// which overwrites it with volatile writes when dropped, and [`KeyPair::seed`] returns its
+/// copy in a [`Zeroizing`] that erases itself when dropped (so does the working copy
+/// [`KeyPair::from_seed`] makes). Bitwise copies the compiler leaves when the value is
+/// moved are not erased: keep a key pair in one place.
 #[derive(Clone)]
 pub struct KeyPair {
     sk: ed25519_compact::SecretKey,
@@ -261,11 +265,11 @@ impl KeyPair {
                 Err(_) => [0u8; 32],
             }
         };
-        let mut sk = [0u8; 64];
+        let mut sk = Zeroizing::new([0u8; 64]);
         let (s, p) = sk.split_at_mut(32);
         s.copy_from_slice(seed);
         p.copy_from_slice(&public);
-        KeyPair { sk: ed25519_compact::SecretKey::new(sk) }
+        KeyPair { sk: ed25519_compact::SecretKey::new(*sk) }
     }
 
     /// The public key.
@@ -274,10 +278,11 @@ impl KeyPair {
         PublicKey(*self.sk.public_key())
     }
 
-    /// A copy of the 32-byte seed (the SDK's `private_key_bytes()`).
+    /// A copy of the 32-byte seed (the SDK's `private_key_bytes()`), erased when the
+    /// returned [`Zeroizing`] is dropped (it dereferences to `[u8; 32]`).
     #[must_use]
-    pub fn seed(&self) -> [u8; 32] {
-        *self.sk.seed()
+    pub fn seed(&self) -> Zeroizing<[u8; 32]> {
+        Zeroizing::new(*self.sk.seed())
     }
 
     /// Signs `msg` deterministically (pure Ed25519, no randomness).
@@ -517,7 +522,7 @@ mod tests {
             let kp = KeyPair::from_seed(&hex(seed));
             let msg = hex_vec(msg);
             assert_eq!(kp.public_key().as_bytes(), &hex::<32>(pk));
-            assert_eq!(kp.seed(), hex::<32>(seed));
+            assert_eq!(*kp.seed(), hex::<32>(seed));
             let s = kp.sign(&msg);
             assert_eq!(s.as_bytes(), &hex::<64>(sig));
             assert_eq!(verify(&kp.public_key(), &msg, &s), Ok(()));

@@ -86,7 +86,7 @@ func VerifyMarkdown(markdown []byte, expected string) error {
 // Invitation is what an invitation email holds, without its secrets, and its checks.
 type Invitation struct {
 	ID           string // invitation_id (a UUID)
-	ExchangeHref string // agent_exchange.href (contains no secret)
+	ExchangeHref string // agent_exchange.href; redacted (?<redacted>, #<redacted>) when NoQuery failed
 	HTTPS        bool   // both URLs use HTTPS
 	Origin       bool   // both URLs have exactly the expected origin
 	NoQuery      bool   // no query string, no fragment in the exchange URL

@@ -76,6 +76,28 @@ func TestCheckInvitation(t *testing.T) {
 	}
 }
 
+// Issue 32 class 12: an exchange URL with a query or fragment (which may carry the secret)
+// comes back redacted, in the struct and in its error.
+func TestCheckInvitationRedactsExchangeURL(t *testing.T) {
+	const secret = "6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA"
+	href := "https://consensus.md/api/v1/agent/invitations/" + invID + "/exchange"
+	invite := "https://consensus.md/i/" + invID + "#secret=" + secret
+	for tail, shown := range map[string]string{
+		"?secret=" + secret:     "?<redacted>",
+		"#secret=" + secret:     "#<redacted>",
+		"?a=1#secret=" + secret: "?<redacted>#<redacted>",
+	} {
+		text := strings.Replace(string(email(invite)), href, href+tail, 1)
+		inv, err := CheckInvitation([]byte(text), "")
+		if Code(err) != Privacy || inv.NoQuery || inv.ExchangeHref != href+shown {
+			t.Fatalf("%q: %+v %v", tail, inv, err)
+		}
+		if strings.Contains(fmt.Sprintf("%+v %v", inv, err), secret) {
+			t.Fatalf("%q: secret crossed the boundary", tail)
+		}
+	}
+}
+
 func TestCommands(t *testing.T) {
 	for _, tc := range []struct {
 		name     string

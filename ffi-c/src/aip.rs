@@ -41,9 +41,10 @@ fn internal() -> Fail {
     Fail::Code(concordia_result::CONCORDIA_INTERNAL)
 }
 
-fn os_random() -> FfiResult<[u8; 32]> {
-    let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|_| Fail::Code(concordia_result::CONCORDIA_RANDOMNESS_UNAVAILABLE))?;
+/// 32 bytes from the operating system, erased when dropped.
+fn os_random() -> FfiResult<concordia_host::zeroize::Zeroizing<[u8; 32]>> {
+    let mut b = concordia_host::zeroize::Zeroizing::new([0u8; 32]);
+    getrandom::fill(&mut *b).map_err(|_| Fail::Code(concordia_result::CONCORDIA_RANDOMNESS_UNAVAILABLE))?;
     Ok(b)
 }
 
@@ -307,7 +308,7 @@ pub unsafe extern "C" fn concordia_aip_select_route(
 /// An AIP agent's key pair (opaque): Ed25519 (signs envelopes and credentials) and X25519
 /// (opens sealed bodies). Create with concordia_aip_keypair_generate or
 /// concordia_aip_keypair_from_seeds; release with concordia_aip_keypair_free, which
-/// overwrites both secrets.
+/// overwrites both secrets (each secret type erases itself when dropped).
 ///
 /// Thread safety: immutable once created; may be shared by threads.
 pub struct concordia_aip_keypair {
@@ -315,11 +316,9 @@ pub struct concordia_aip_keypair {
     x: X25519SecretKey,
 }
 
-impl Drop for concordia_aip_keypair {
-    fn drop(&mut self) {
-        self.x.0.fill(0);
-    }
-}
+#[cfg(test)]
+#[path = "aip_secret_tests.rs"]
+mod secret_tests;
 
 /// # Safety
 /// A non-NULL `kp` must point to a live AIP key pair from this library.
@@ -343,12 +342,9 @@ pub unsafe extern "C" fn concordia_aip_keypair_generate(out: *mut *mut concordia
         // SAFETY: caller contract above.
         let out = unsafe { out_ref(out) }?;
         *out = std::ptr::null_mut();
-        let mut ed_seed = os_random()?;
-        let mut ikm = os_random()?;
+        let (ed_seed, ikm) = (os_random()?, os_random()?);
         let ed = KeyPair::from_seed(&ed_seed);
-        let (x, _) = hpke::derive_keypair(&ikm);
-        ed_seed.fill(0);
-        ikm.fill(0);
+        let (x, _) = hpke::derive_keypair(&*ikm);
         *out = Box::into_raw(Box::new(concordia_aip_keypair { ed, x }));
         Ok(())
     })
@@ -384,9 +380,10 @@ pub unsafe extern "C" fn concordia_aip_keypair_from_seeds(
         let x = unsafe { bytes_in(x25519_secret, x25519_secret_len) }?;
         let ed: &[u8; 32] =
             ed.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("Ed25519 seed must be 32 bytes")))?;
-        let x: [u8; 32] =
-            x.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("X25519 secret key must be 32 bytes")))?;
-        *out = Box::into_raw(Box::new(concordia_aip_keypair { ed: KeyPair::from_seed(ed), x: X25519SecretKey(x) }));
+        let x = X25519SecretKey(
+            x.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("X25519 secret key must be 32 bytes")))?,
+        );
+        *out = Box::into_raw(Box::new(concordia_aip_keypair { ed: KeyPair::from_seed(ed), x }));
         Ok(())
     })
 }
@@ -459,10 +456,8 @@ pub unsafe extern "C" fn concordia_aip_keypair_export(
             0 => copy_out(ed.as_bytes(), out, out_len),
             1 => copy_out(&x.0, out, out_len),
             2 => {
-                let mut seed = kp.ed.seed();
-                let r = copy_out(&seed, out, out_len);
-                seed.fill(0);
-                r
+                // A Zeroizing copy, erased when dropped.
+                copy_out(&*kp.ed.seed(), out, out_len)
             }
             3 => copy_out(&kp.x.0, out, out_len),
             4 => copy_out(did::encode_multikey(ed.as_bytes(), did_key::ED25519_MULTICODEC).as_bytes(), out, out_len),
@@ -683,10 +678,8 @@ pub unsafe extern "C" fn concordia_aip_seal(
                 *out_len = need;
                 return Err(Fail::Core(Error::BufferTooSmall { needed: need }));
             }
-            let mut ikm = os_random()?;
-            let r = envelope::seal(&header, recipient, &body, &ikm, &sender.ed, out);
-            ikm.fill(0);
-            *out_len = r?;
+            let ikm = os_random()?;
+            *out_len = envelope::seal(&header, recipient, &body, &ikm, &sender.ed, out)?;
             Ok(())
         })
     })

@@ -247,7 +247,8 @@ pub struct concordia_consensus_invitation {
     pub valid: u8,
     /// The envelope `invitation_id` (a UUID, not NUL-terminated).
     pub invitation_id: [u8; CONCORDIA_CONSENSUS_INVITATION_ID_LEN],
-    /// `agent_exchange.href` (contains no secret), `exchange_href_len` bytes.
+    /// `agent_exchange.href`, `exchange_href_len` bytes; redacted (`?<redacted>`,
+    /// `#<redacted>`) when it failed `no_query`, as its query or fragment may carry a secret.
     pub exchange_href: [u8; CONCORDIA_CONSENSUS_MAX_URL],
     /// Length of `exchange_href`.
     pub exchange_href_len: usize,

@@ -76,14 +76,13 @@ pub unsafe extern "C" fn concordia_es256_keypair_generate(out: *mut *mut concord
         // SAFETY: caller contract above.
         let out = unsafe { out_ref(out) }?;
         *out = std::ptr::null_mut();
-        let mut d = [0u8; 32];
+        let mut d = concordia_host::zeroize::Zeroizing::new([0u8; 32]);
         let kp = loop {
-            getrandom::fill(&mut d).map_err(|_| Fail::Code(concordia_result::CONCORDIA_RANDOMNESS_UNAVAILABLE))?;
+            getrandom::fill(&mut *d).map_err(|_| Fail::Code(concordia_result::CONCORDIA_RANDOMNESS_UNAVAILABLE))?;
             if let Ok(kp) = KeyPair::from_scalar(&d) {
                 break kp;
             }
         };
-        d.fill(0);
         boxed(kp, out);
         Ok(())
     })
@@ -175,10 +174,8 @@ pub unsafe extern "C" fn concordia_es256_keypair_scalar(
         let kp = unsafe { es256_keypair_ref(kp) }?;
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
-        let mut d = kp.scalar();
-        let r = copy_out(&d, out, out_len);
-        d.fill(0);
-        r
+        // A Zeroizing copy, erased when dropped.
+        copy_out(&*kp.scalar(), out, out_len)
     })
 }
 

@@ -84,10 +84,9 @@ pub unsafe extern "C" fn concordia_keypair_generate(out: *mut *mut concordia_key
         // SAFETY: caller contract above.
         let out = unsafe { out_ref(out) }?;
         *out = std::ptr::null_mut();
-        let mut seed = [0u8; 32];
-        getrandom::fill(&mut seed).map_err(|_| Fail::Code(concordia_result::CONCORDIA_RANDOMNESS_UNAVAILABLE))?;
+        let mut seed = concordia_host::zeroize::Zeroizing::new([0u8; 32]);
+        getrandom::fill(&mut *seed).map_err(|_| Fail::Code(concordia_result::CONCORDIA_RANDOMNESS_UNAVAILABLE))?;
         boxed(KeyPair::from_seed(&seed), out);
-        seed.fill(0);
         Ok(())
     })
 }
@@ -177,10 +176,8 @@ pub unsafe extern "C" fn concordia_keypair_seed(
         let kp = unsafe { keypair_ref(kp) }?;
         // SAFETY: caller contract above.
         let out = unsafe { bytes_out(out, out_cap) }?;
-        let mut seed = kp.seed();
-        let r = copy_out(&seed, out, out_len);
-        seed.fill(0);
-        r
+        // A Zeroizing copy, erased when dropped.
+        copy_out(&*kp.seed(), out, out_len)
     })
 }
 

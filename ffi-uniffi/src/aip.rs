@@ -19,6 +19,7 @@ use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
 use concordia_core::{encoding, jcs, Error};
+use concordia_host::zeroize::Zeroizing;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
 
@@ -29,14 +30,17 @@ use crate::util::{parse, timestamp, utf8, write_vec};
 // --------------------------------------------------------------------------- randomness
 
 /// 32 bytes from the operating system's random generator.
-fn os_random() -> Result<[u8; 32], AipError> {
-    let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|e| AipError::Randomness(format!("randomness unavailable: {e}")))?;
+/// 32 bytes from the operating system, erased when dropped.
+fn os_random() -> Result<Zeroizing<[u8; 32]>, AipError> {
+    let mut b = Zeroizing::new([0u8; 32]);
+    getrandom::fill(&mut *b).map_err(|e| AipError::Randomness(format!("randomness unavailable: {e}")))?;
     Ok(b)
 }
 
-fn seed32(bytes: &[u8], what: &'static str) -> Result<[u8; 32], AipError> {
-    bytes.try_into().map_err(|_| AipError::from(Error::InvalidArgument(what)))
+/// A 32-byte secret from a foreign argument, erased when dropped.
+fn seed32(bytes: &[u8], what: &'static str) -> Result<Zeroizing<[u8; 32]>, AipError> {
+    let b: [u8; 32] = bytes.try_into().map_err(|_| AipError::from(Error::InvalidArgument(what)))?;
+    Ok(Zeroizing::new(b))
 }
 
 // --------------------------------------------------------------------------- handles
@@ -199,12 +203,9 @@ impl AipKeyPair {
     /// `ed25519_seed()` and `x25519_secret()` to restore it.
     #[uniffi::constructor]
     pub fn generate() -> Result<Arc<Self>, AipError> {
-        let mut ed_seed = os_random()?;
-        let mut ikm = os_random()?;
+        let (ed_seed, ikm) = (os_random()?, os_random()?);
         let ed = CoreKeyPair::from_seed(&ed_seed);
-        let (x, _) = hpke::derive_keypair(&ikm);
-        ed_seed.fill(0);
-        ikm.fill(0);
+        let (x, _) = hpke::derive_keypair(&*ikm);
         Ok(Arc::new(AipKeyPair { ed, x, did: None }))
     }
 
@@ -212,8 +213,9 @@ impl AipKeyPair {
     /// `ed25519_seed_hex` and `x25519_secret_hex` of a `concordia aip keygen` key file).
     #[uniffi::constructor]
     pub fn from_seeds(ed25519_seed: Vec<u8>, x25519_secret: Vec<u8>) -> Result<Arc<Self>, AipError> {
-        let ed = CoreKeyPair::from_seed(&seed32(&ed25519_seed, "Ed25519 seed must be 32 bytes")?);
-        let x = X25519SecretKey(seed32(&x25519_secret, "X25519 secret key must be 32 bytes")?);
+        let (ed25519_seed, x25519_secret) = (Zeroizing::new(ed25519_seed), Zeroizing::new(x25519_secret));
+        let ed = CoreKeyPair::from_seed(&*seed32(&ed25519_seed, "Ed25519 seed must be 32 bytes")?);
+        let x = X25519SecretKey(*seed32(&x25519_secret, "X25519 secret key must be 32 bytes")?);
         Ok(Arc::new(AipKeyPair { ed, x, did: None }))
     }
 
@@ -222,6 +224,7 @@ impl AipKeyPair {
     /// checks envelopes against).
     #[uniffi::constructor]
     pub fn from_key_file(key_file_json: String) -> Result<Arc<Self>, AipError> {
+        let key_file_json = Zeroizing::new(key_file_json);
         let kf = KeyFile::from_json(key_file_json.as_bytes())?;
         let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
         Ok(Arc::new(AipKeyPair { ed: kf.ed, x, did: kf.did }))
@@ -231,7 +234,8 @@ impl AipKeyPair {
     /// (for tests and examples only), with the agent's `did` when given.
     #[uniffi::constructor]
     pub fn from_keygen_seed(seed: Vec<u8>, did: Option<String>) -> Result<Arc<Self>, AipError> {
-        let kf = KeyFile::from_seed(&seed32(&seed, "seed must be 32 bytes")?, did)?;
+        let seed = Zeroizing::new(seed);
+        let kf = KeyFile::from_seed(&*seed32(&seed, "seed must be 32 bytes")?, did)?;
         let x = kf.x.ok_or(Error::Schema(concordia_host::aip::NO_X25519))?;
         Ok(Arc::new(AipKeyPair { ed: kf.ed, x, did: kf.did }))
     }
@@ -249,10 +253,13 @@ impl AipKeyPair {
     }
 
     /// The key file, exactly as `concordia aip keygen` prints it (with the final newline).
-    /// It holds both secrets.
+    /// It holds both secrets: the Rust copies are erased, the returned string is the
+    /// caller's to keep secret.
     pub fn key_file_json(&self) -> Result<String, AipError> {
         let kf = KeyFile { did: self.did.clone(), ed: self.ed.clone(), x: Some(self.x.clone()) };
-        let mut text = utf8(kf.to_json()?);
+        let json = kf.to_json()?;
+        let mut text = String::with_capacity(json.len() + 1);
+        text.push_str(std::str::from_utf8(&json).map_err(|_| Error::Encoding("key file"))?);
         text.push('\n');
         Ok(text)
     }
@@ -420,11 +427,11 @@ pub fn aip_seal(
             kind: &header.message_type,
             created_at: &header.created_at,
         };
-        let mut ikm = os_random()?;
+        // Erased when dropped.
+        let ikm = os_random()?;
         // A first attempt that is too short fails before anything is sealed.
         let size = body.len() * 4 / 3 + 1024;
         let out = write_vec(size, |buf| envelope::seal(&h, recipient, &body, &ikm, &sender.ed, buf));
-        ikm.fill(0);
         Ok(utf8(out?))
     })
 }

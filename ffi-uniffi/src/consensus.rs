@@ -148,7 +148,8 @@ pub struct InvitationChecks {
 pub struct InvitationSummary {
     /// The envelope `invitation_id` (a UUID).
     pub invitation_id: String,
-    /// `agent_exchange.href` (contains no secret).
+    /// `agent_exchange.href`; redacted (`?<redacted>`, `#<redacted>`) when it failed the
+    /// `no_query` check, as its query or fragment may carry a secret.
     pub exchange_href: String,
     /// The checks.
     pub checks: InvitationChecks,
@@ -156,7 +157,10 @@ pub struct InvitationSummary {
     pub valid: bool,
 }
 
-fn summary(email: &str, origin: Option<&str>, strict: bool) -> Result<InvitationSummary, ConsensusError> {
+fn summary(email: String, origin: Option<&str>, strict: bool) -> Result<InvitationSummary, ConsensusError> {
+    // The copy of the email (it holds the fragment secret and the email proof) is erased
+    // when dropped; the core erases its own parse buffers.
+    let email = concordia_host::zeroize::Zeroizing::new(email);
     let origin = match origin {
         Some(o) => Origin::new(o)?,
         None => Origin::DEFAULT,
@@ -185,7 +189,7 @@ fn summary(email: &str, origin: Option<&str>, strict: bool) -> Result<Invitation
 /// the summary, not as errors; use [`consensus_validate_invitation`] to require them.
 #[uniffi::export(default(origin = None))]
 pub fn consensus_parse_invitation(email: String, origin: Option<String>) -> Result<InvitationSummary, ConsensusError> {
-    summary(&email, origin.as_deref(), false)
+    summary(email, origin.as_deref(), false)
 }
 
 /// As [`consensus_parse_invitation`], but fails with the first failed check
@@ -196,7 +200,7 @@ pub fn consensus_validate_invitation(
     email: String,
     origin: Option<String>,
 ) -> Result<InvitationSummary, ConsensusError> {
-    summary(&email, origin.as_deref(), true)
+    summary(email, origin.as_deref(), true)
 }
 
 /// A validated room command.

@@ -25,16 +25,15 @@ impl KeyPair {
     /// restore it.
     #[uniffi::constructor]
     pub fn generate() -> Result<std::sync::Arc<Self>, SignatureError> {
-        let mut seed = [0u8; 32];
-        getrandom::fill(&mut seed).map_err(|e| SignatureError::Randomness(format!("randomness unavailable: {e}")))?;
-        let kp = CoreKeyPair::from_seed(&seed);
-        seed.fill(0);
-        Ok(std::sync::Arc::new(KeyPair(kp)))
+        let mut seed = concordia_host::zeroize::Zeroizing::new([0u8; 32]);
+        getrandom::fill(&mut *seed).map_err(|e| SignatureError::Randomness(format!("randomness unavailable: {e}")))?;
+        Ok(std::sync::Arc::new(KeyPair(CoreKeyPair::from_seed(&seed))))
     }
 
     /// The key pair of a 32-byte seed (RFC 8032; the reference SDK's raw private key).
     #[uniffi::constructor]
     pub fn from_seed(seed: Vec<u8>) -> Result<std::sync::Arc<Self>, SignatureError> {
+        let seed = concordia_host::zeroize::Zeroizing::new(seed);
         let seed: &[u8; 32] = seed
             .as_slice()
             .try_into()

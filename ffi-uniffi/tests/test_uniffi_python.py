@@ -588,6 +588,24 @@ def test_consensus_invitation():
         c.consensus_parse_invitation(email(), "ftp://consensus.md")
 
 
+def test_consensus_invitation_redacts_an_exchange_url_with_a_secret():
+    """Issue 32 class 12: a query or fragment in the exchange URL (it may carry the secret)
+    crosses the boundary redacted; the error of validate names no secret either."""
+    base = f"https://consensus.md/api/v1/agent/invitations/{INV_ID}/exchange"
+    for tail, shown in [
+        (f"?secret={SECRET}", "?<redacted>"),
+        (f"#secret={SECRET}", "#<redacted>"),
+        (f"?a=1#secret={SECRET}", "?<redacted>#<redacted>"),
+    ]:
+        s = c.consensus_parse_invitation(email(href=base + tail))
+        assert not s.checks.no_query and not s.valid
+        assert s.exchange_href == base + shown
+        assert SECRET not in repr(s) and PROOF not in repr(s)
+        with pytest.raises(c.ConsensusError.Privacy) as e:
+            c.consensus_validate_invitation(email(href=base + tail))
+        assert SECRET not in str(e.value)
+
+
 def test_consensus_commands():
     d = sha256_hex(b"# Agreement\n")
     agree = c.consensus_build_command(c.ConsensusAction.AGREE, "", 1, d)
@@ -714,6 +732,15 @@ def test_aip_keypair():
     a, b = c.AipKeyPair.generate(), c.AipKeyPair.generate()
     assert a.ed25519_seed() != b.ed25519_seed() and a.x25519_secret() != b.x25519_secret()
     assert len(a.x25519_public_key()) == 32 and "secret" not in repr(a)
+    # Issue 32 class 10: no repr or key file error shows a secret.
+    for shown in (repr(a), str(a), repr(kp), repr(c.KeyPair.from_seed(SEED))):
+        for secret in (a.ed25519_seed(), a.x25519_secret(), kp.x25519_secret(), SEED):
+            assert secret.hex() not in shown and repr(secret) not in shown
+    bad = json.loads(kp.key_file_json())
+    bad["x25519_secret_hex"] = bad["x25519_secret_hex"][:-2] + "zz"
+    with pytest.raises(c.AipError) as e:
+        c.AipKeyPair.from_key_file(json.dumps(bad))
+    assert bad["x25519_secret_hex"][:16] not in str(e.value)
     with pytest.raises(c.AipError.Input, match="32 bytes"):
         c.AipKeyPair.from_seeds(bytes(31), bytes(32))
     with pytest.raises(c.AipError.Input, match="32 bytes"):

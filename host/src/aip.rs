@@ -34,6 +34,8 @@ use concordia_core::sign::KeyPair;
 use concordia_core::time::Timestamp;
 use concordia_core::{did_key, digest, encoding, jcs, Error, Result};
 
+use zeroize::Zeroizing;
+
 use crate::{Nodes, VecRefSink};
 
 /// `Schema`: a key file without `ed25519_seed_hex` (nor `private_key_hex`).
@@ -76,19 +78,20 @@ impl core::fmt::Debug for KeyFile {
 ///
 /// # Errors
 /// [`Error::Encoding`]`(`[`BAD_HEX`]`)` otherwise.
-pub fn seed_from_hex(text: &str) -> Result<[u8; 32]> {
-    let mut seed = [0u8; 32];
-    match encoding::decode_hex(text.trim().as_bytes(), &mut seed) {
+pub fn seed_from_hex(text: &str) -> Result<Zeroizing<[u8; 32]>> {
+    let mut seed = Zeroizing::new([0u8; 32]);
+    match encoding::decode_hex(text.trim().as_bytes(), &mut *seed) {
         Ok(32) => Ok(seed),
         _ => Err(Error::Encoding(BAD_HEX)),
     }
 }
 
-fn hex(bytes: &[u8]) -> Result<String> {
-    let mut out = vec![0u8; bytes.len() * 2];
+/// The lowercase hex of a secret, in a buffer erased when dropped.
+fn hex(bytes: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+    let mut out = Zeroizing::new(crate::try_filled(bytes.len() * 2, 0u8)?);
     let n = encoding::encode_hex(bytes, &mut out)?;
     out.truncate(n);
-    String::from_utf8(out).map_err(|_| Error::Encoding("hex"))
+    Ok(out)
 }
 
 impl KeyFile {
@@ -100,9 +103,9 @@ impl KeyFile {
     /// # Errors
     /// [`Error::InvalidArgument`] for a `did` that is not a `did:aip`.
     pub fn from_seed(seed: &[u8; 32], did: Option<String>) -> Result<KeyFile> {
-        let mut labelled = SEED_LABEL.to_vec();
+        let mut labelled = Zeroizing::new(SEED_LABEL.to_vec());
         labelled.extend_from_slice(seed);
-        let ikm = digest::sha256(&labelled).0;
+        let ikm = Zeroizing::new(digest::sha256(&labelled).0);
         KeyFile::from_random(seed, &ikm, did)
     }
 
@@ -138,11 +141,13 @@ impl KeyFile {
             Some(s) => s,
             None => text("private_key_hex")?.ok_or(Error::Schema(NO_SEED))?,
         };
-        let x = text("x25519_secret_hex")?.map(seed_from_hex).transpose()?.map(X25519SecretKey);
-        Ok(KeyFile { did: text("did")?.map(str::to_owned), ed: KeyPair::from_seed(&seed_from_hex(seed)?), x })
+        let x = text("x25519_secret_hex")?.map(seed_from_hex).transpose()?.map(|b| X25519SecretKey(*b));
+        Ok(KeyFile { did: text("did")?.map(str::to_owned), ed: KeyPair::from_seed(&*seed_from_hex(seed)?), x })
     }
 
-    /// Reads a key file's JSON text (the one parsing policy).
+    /// Reads a key file's JSON text (the one parsing policy). The text holds the secrets
+    /// in hex: keep it in a [`Zeroizing`] buffer, read at its size (as the CLI does), so
+    /// that it is erased when dropped and no growth leaves a copy behind.
     ///
     /// # Errors
     /// A JSON error, or those of [`KeyFile::from_value`].
@@ -153,16 +158,22 @@ impl KeyFile {
     }
 
     /// The key file's JSON text, as `concordia aip keygen` prints it (without the final
-    /// newline): RFC 8785 member order, the public members derived from the secrets.
+    /// newline): RFC 8785 member order, the public members derived from the secrets. The
+    /// text holds the secrets: it is erased when dropped (it dereferences to `Vec<u8>`), and
+    /// it is written into a buffer reserved once, so no reallocation leaves a copy behind.
     ///
     /// # Errors
     /// [`Error::Schema`]`(`[`NO_X25519`]`)` without an X25519 secret.
-    pub fn to_json(&self) -> Result<Vec<u8>> {
+    pub fn to_json(&self) -> Result<Zeroizing<Vec<u8>>> {
         let x = self.x.as_ref().ok_or(Error::Schema(NO_X25519))?;
         let pk = self.ed.public_key();
         let ed_mb = did::encode_multikey(pk.as_bytes(), did_key::ED25519_MULTICODEC);
         let x_mb = did::encode_multikey(&x.public_key().0, did::X25519_MULTICODEC);
-        let mut out = Vec::with_capacity(400);
+        // The members are at most about 390 bytes; a `did` at most six times its length
+        // escaped: never more than this capacity, so `out` is never reallocated.
+        let cap = 512 + self.did.as_ref().map_or(0, |d| 6 * d.len() + 8);
+        let mut out = Zeroizing::new(Vec::new());
+        out.try_reserve_exact(cap).map_err(|_| crate::out_of_memory(0))?;
         out.push(b'{');
         if let Some(d) = &self.did {
             out.extend_from_slice(b"\"did\":");
@@ -172,20 +183,26 @@ impl KeyFile {
         out.extend_from_slice(b"\"did_key\":");
         jcs::write_plain_str(did_key::encode(&pk).as_str(), &mut VecRefSink(&mut out))?;
         for (name, value) in [
-            ("ed25519_public_multibase", ed_mb.as_str().to_owned()),
-            ("ed25519_seed_hex", hex(&self.ed.seed())?),
-            ("x25519_public_multibase", x_mb.as_str().to_owned()),
+            ("ed25519_public_multibase", Zeroizing::new(ed_mb.as_str().as_bytes().to_vec())),
+            ("ed25519_seed_hex", hex(&*self.ed.seed())?),
+            ("x25519_public_multibase", Zeroizing::new(x_mb.as_str().as_bytes().to_vec())),
             ("x25519_secret_hex", hex(&x.0)?),
         ] {
+            // Hex digits and multibase text: nothing to escape.
             out.extend_from_slice(b",\"");
             out.extend_from_slice(name.as_bytes());
-            out.extend_from_slice(b"\":");
-            jcs::write_plain_str(&value, &mut VecRefSink(&mut out))?;
+            out.extend_from_slice(b"\":\"");
+            out.extend_from_slice(&value);
+            out.push(b'"');
         }
         out.push(b'}');
         Ok(out)
     }
 }
+
+#[cfg(test)]
+#[path = "aip/secret_tests.rs"]
+mod secret_tests;
 
 /// The `type` of an envelope sealed without one: the message's own `type` member when it
 /// is a string, else `aip.message` (what `concordia aip seal` writes).

@@ -55,6 +55,8 @@ pub use replay::{HostReplayWindow, ReplayStore};
 pub use store::{write_atomic, StoreLock};
 pub use stream::{ArrayReader, Element, Start};
 pub use transcript::{verify_transcript_reader, TranscriptFailure, TranscriptFormat, TranscriptSummary};
+/// The `zeroize` crate (with `alloc`), for the secrets wrappers hold: `Zeroizing<Vec<u8>>`.
+pub use zeroize;
 
 /// The one parsing policy of every surface: the core's default [`Options`].
 #[must_use]

@@ -106,8 +106,11 @@ class ReplayError(ConcordiaError): ...
 
 @final
 class KeyPair:
+    """An Ed25519 key pair; its seed is erased from memory when the object is dropped."""
+
     @staticmethod
-    def generate() -> KeyPair: ...
+    def generate() -> KeyPair:
+        """From operating system randomness, drawn in Rust (never through `os.urandom`)."""
     @staticmethod
     def from_private_bytes(data: bytes) -> KeyPair: ...
     @staticmethod
@@ -134,8 +137,11 @@ class PublicKey:
 
 @final
 class ES256KeyPair:
+    """A P-256 key pair; its scalar is erased from memory when the object is dropped."""
+
     @staticmethod
-    def generate() -> ES256KeyPair: ...
+    def generate() -> ES256KeyPair:
+        """From operating system randomness, drawn in Rust (never through `os.urandom`)."""
     @staticmethod
     def from_private_scalar(data: bytes) -> ES256KeyPair: ...
     @staticmethod

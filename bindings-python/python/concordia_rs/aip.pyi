@@ -77,7 +77,11 @@ def parse_did_document(doc: _Doc) -> DidDocument: ...
 def select_route(doc: _Doc, endpoint_reachable: bool) -> tuple[Literal["direct", "relay"], Optional[str]]: ...
 @final
 class AipKeyPair:
-    """Ed25519 + X25519 keys of an AIP agent; reads and writes `concordia aip keygen` key files."""
+    """Ed25519 + X25519 keys of an AIP agent; reads and writes `concordia aip keygen` key files.
+
+    Both secrets are erased from memory when the object is dropped; `repr` shows only the
+    DID and the `did:key`. `generate` draws from the operating system in Rust, never
+    through `os.urandom`."""
 
     @staticmethod
     def generate(did: Optional[str] = None) -> AipKeyPair: ...
@@ -105,7 +109,8 @@ class AipKeyPair:
     @property
     def signing_key(self) -> KeyPair: ...
 
-def new_message_id() -> str: ...
+def new_message_id() -> str:
+    """A lowercase UUID v4 from operating system randomness (drawn in Rust, not `os.urandom`)."""
 def seal(
     message: _Doc,
     *,

@@ -41,7 +41,9 @@ class Invitation:
     @property
     def invitation_id(self) -> str: ...
     @property
-    def exchange_href(self) -> str: ...
+    def exchange_href(self) -> str:
+        """`agent_exchange.href`; redacted (`?<redacted>`, `#<redacted>`) when it failed the
+        `no_query` check, as its query or fragment may carry a secret."""
     @property
     def valid(self) -> bool: ...
     @property

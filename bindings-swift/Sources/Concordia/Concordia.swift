@@ -702,7 +702,8 @@ public protocol AipKeyPairProtocol: AnyObject, Sendable {
     
     /**
      * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
-     * It holds both secrets.
+     * It holds both secrets: the Rust copies are erased, the returned string is the
+     * caller's to keep secret.
      */
     func keyFileJson() throws  -> String
     
@@ -928,7 +929,8 @@ open func ed25519Seed() -> Data  {
     
     /**
      * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
-     * It holds both secrets.
+     * It holds both secrets: the Rust copies are erased, the returned string is the
+     * caller's to keep secret.
      */
 open func keyFileJson()throws  -> String  {
     return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
@@ -4448,7 +4450,8 @@ public struct InvitationSummary: Equatable, Hashable {
      */
     public var invitationId: String
     /**
-     * `agent_exchange.href` (contains no secret).
+     * `agent_exchange.href`; redacted (`?<redacted>`, `#<redacted>`) when it failed the
+     * `no_query` check, as its query or fragment may carry a secret.
      */
     public var exchangeHref: String
     /**
@@ -4467,7 +4470,8 @@ public struct InvitationSummary: Equatable, Hashable {
          * The envelope `invitation_id` (a UUID).
          */invitationId: String, 
         /**
-         * `agent_exchange.href` (contains no secret).
+         * `agent_exchange.href`; redacted (`?<redacted>`, `#<redacted>`) when it failed the
+         * `no_query` check, as its query or fragment may carry a secret.
          */exchangeHref: String, 
         /**
          * The checks.
@@ -7962,7 +7966,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed() != 23583) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() != 10474) {
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() != 58314) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() != 11401) {

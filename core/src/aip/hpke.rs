@@ -21,6 +21,8 @@ use hpke::{Deserializable, Kem as _, OpModeR, OpModeS, Serializable};
 use core::convert::Infallible;
 use core::fmt;
 
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
 use crate::error::{Error, Result};
 
 /// Length of the encapsulated key `enc` (an X25519 public key).
@@ -34,9 +36,27 @@ type Kem = X25519HkdfSha256;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct X25519PublicKey(pub [u8; 32]);
 
-/// An X25519 private key. `Debug` does not show it.
+/// An X25519 private key. `Debug` does not show it, and dropping it overwrites its bytes
+/// (volatile writes, the `zeroize` crate), so every holder (a key file, a binding's key
+/// pair object, a clone) erases its copy when it goes. A value moved by the compiler
+/// may leave a bitwise copy in a stack slot it no longer uses; keep a key in one place
+/// (a `Box`, a struct field) rather than moving it around.
 #[derive(Clone)]
 pub struct X25519SecretKey(pub [u8; 32]);
+
+impl Zeroize for X25519SecretKey {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for X25519SecretKey {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for X25519SecretKey {}
 
 impl fmt::Debug for X25519SecretKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -67,7 +87,10 @@ fn to32(b: &[u8]) -> [u8; 32] {
 #[must_use]
 pub fn derive_keypair(ikm: &[u8]) -> (X25519SecretKey, X25519PublicKey) {
     let (sk, pk) = Kem::derive_keypair(ikm);
-    (X25519SecretKey(to32(&sk.to_bytes())), X25519PublicKey(to32(&pk.to_bytes())))
+    let mut bytes = sk.to_bytes();
+    let secret = X25519SecretKey(to32(&bytes));
+    bytes.as_mut_slice().zeroize();
+    (secret, X25519PublicKey(to32(&pk.to_bytes())))
 }
 
 /// A "random" source that yields one caller-supplied 32-byte seed, for the `hpke` crate's
@@ -111,7 +134,7 @@ impl TryCryptoRng for SeedRng {}
 
 impl Drop for SeedRng {
     fn drop(&mut self) {
-        self.seed = [0; 32];
+        self.seed.zeroize();
     }
 }
 

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::borrow::ToOwned;
+use std::format;
 use std::vec;
 use std::vec::Vec;
 
@@ -422,6 +423,19 @@ fn did_document_written_by_the_core_reads_back_and_is_canonical() {
             "{bad}"
         );
     }
+}
+
+/// Issue 32 class 10: the X25519 secret erases itself (`ZeroizeOnDrop`; its `Zeroize`
+/// clears every byte). The host's tests observe the drop itself.
+#[test]
+fn x25519_secret_erases_itself() {
+    fn erased_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+    erased_on_drop::<X25519SecretKey>();
+    let (mut sk, _) = derive_keypair(&[9u8; 32]);
+    assert_ne!(sk.0, [0u8; 32]);
+    zeroize::Zeroize::zeroize(&mut sk);
+    assert_eq!(sk.0, [0u8; 32]);
+    assert_eq!(format!("{sk:?}"), "X25519SecretKey(..)");
 }
 
 #[path = "tests_replay_store.rs"]

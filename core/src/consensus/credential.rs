@@ -73,12 +73,9 @@ fn store<const N: usize>(value: &str) -> Result<heapless::String<N>> {
     Ok(s)
 }
 
-fn wipe<const N: usize>(s: &mut heapless::String<N>) {
-    let n = s.len();
-    s.clear();
-    for _ in 0..n {
-        let _ = s.push('\0');
-    }
+/// Overwrites a string's bytes with volatile writes (`zeroize`), then empties it.
+pub(crate) fn wipe<const N: usize>(s: &mut heapless::String<N>) {
+    zeroize::Zeroize::zeroize(s.as_mut_str());
     s.clear();
 }
 

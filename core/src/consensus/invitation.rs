@@ -19,6 +19,8 @@
 //! fragment is never put into a URL: [`ExchangeRequest`] carries it in the
 //! `Authorization: Consensus-Invite` header only.
 
+use zeroize::Zeroizing;
+
 use crate::error::{Error, Result};
 use crate::json::{self, Kind, Node, Value};
 
@@ -172,14 +174,55 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Decodes a string member into a fixed-capacity string.
-fn text<const N: usize>(v: Option<Value<'_>>, what: &'static str) -> Result<heapless::String<N>> {
+/// Decodes a string member into `buf` (which the caller erases: the invite URL and the
+/// email proof are secrets).
+fn text<'b>(v: Option<Value<'_>>, what: &'static str, buf: &'b mut [u8]) -> Result<&'b str> {
     let s = v.and_then(|v| v.as_str()).ok_or(Error::Schema(what))?;
-    let mut buf = [0u8; N];
-    let decoded = s.decode_into(&mut buf).map_err(|_| Error::Schema(what))?;
+    s.decode_into(buf).map_err(|_| Error::Schema(what))
+}
+
+/// Decodes a string member into a fixed-capacity string (for members that hold no secret).
+fn owned<const N: usize>(v: Option<Value<'_>>, what: &'static str) -> Result<heapless::String<N>> {
+    let mut buf = Zeroizing::new([0u8; N]);
     let mut out = heapless::String::new();
-    out.push_str(decoded).map_err(|_| Error::Schema(what))?;
+    out.push_str(text(v, what, &mut *buf)?).map_err(|_| Error::Schema(what))?;
     Ok(out)
+}
+
+/// What a redacted query or fragment is shown as.
+pub const REDACTED: &str = "<redacted>";
+
+/// `url` without what it carries after its first `?` or `#`: the query becomes
+/// `?<redacted>` and the fragment `#<redacted>` (each when its delimiter is present), so a URL that
+/// failed the `no_query` check (a secret may be in it) can be shown. The one redaction
+/// every surface shows; [`Invitation::exchange_href`] is redacted by it.
+///
+/// ```
+/// use concordia_core::consensus::invitation::redact_url;
+/// assert_eq!(redact_url("https://a.example/x?secret=abc#f").as_str(), "https://a.example/x?<redacted>#<redacted>");
+/// assert_eq!(redact_url("https://a.example/x").as_str(), "https://a.example/x");
+/// ```
+#[must_use]
+pub fn redact_url(url: &str) -> heapless::String<MAX_URL> {
+    let cut = url.find(['?', '#']).unwrap_or(url.len());
+    let (base, rest) = url.split_at(cut);
+    let (query, fragment) = (rest.starts_with('?'), rest.contains('#'));
+    let mut tail: heapless::String<24> = heapless::String::new();
+    for (present, mark) in [(query, '?'), (fragment, '#')] {
+        if present {
+            let _ = tail.push(mark);
+            let _ = tail.push_str(REDACTED);
+        }
+    }
+    // The base is cut at a character boundary short enough for the markers to fit.
+    let mut keep = base.len().min(MAX_URL - tail.len());
+    while !base.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let mut out = heapless::String::new();
+    let _ = out.push_str(base.get(..keep).unwrap_or_default());
+    let _ = out.push_str(&tail);
+    out
 }
 
 fn only_members(v: Value<'_>, allowed: &[&str], what: &'static str) -> Result<()> {
@@ -234,32 +277,36 @@ impl Invitation {
         if !root.get("schema").is_some_and(|v| v.is_str(SCHEMA)) {
             return Err(Error::Schema("invitation schema"));
         }
-        let id: heapless::String<36> = text(root.get("invitation_id"), "invitation_id")?;
+        let id: heapless::String<36> = owned(root.get("invitation_id"), "invitation_id")?;
         if !is_uuid(&id) {
             return Err(Error::Schema("invitation_id"));
         }
-        let invite: heapless::String<MAX_URL> = text(root.get("invite_uri"), "invite_uri")?;
+        // The invite URL (its fragment is the secret), the exchange URL (a secret when it
+        // fails `no_query`) and the email proof are decoded into buffers erased on return.
+        let mut invite_buf = Zeroizing::new([0u8; MAX_URL]);
+        let invite = text(root.get("invite_uri"), "invite_uri", &mut *invite_buf)?;
         let exchange = root.get("agent_exchange").ok_or(Error::Schema("agent_exchange"))?;
         only_members(exchange, &["method", "href"], "agent_exchange")?;
         if !exchange.get("method").is_some_and(|m| m.is_str("POST")) {
             return Err(Error::Schema("agent_exchange.method"));
         }
-        let href: heapless::String<MAX_URL> = text(exchange.get("href"), "agent_exchange.href")?;
+        let mut href_buf = Zeroizing::new([0u8; MAX_URL]);
+        let href = text(exchange.get("href"), "agent_exchange.href", &mut *href_buf)?;
         let claim = root.get("agent_claim").ok_or(Error::Schema("agent_claim"))?;
         only_members(claim, &["email_proof", "meaning"], "agent_claim")?;
         if claim.get("meaning").is_some_and(|m| m.kind() != Kind::String) {
             return Err(Error::Schema("agent_claim.meaning"));
         }
-        let proof_text: heapless::String<MAX_SECRET_LEN> = text(claim.get("email_proof"), "agent_claim.email_proof")?;
-        let proof = EmailProof::new(&proof_text)?;
+        let mut proof_buf = Zeroizing::new([0u8; MAX_SECRET_LEN]);
+        let proof = EmailProof::new(text(claim.get("email_proof"), "agent_claim.email_proof", &mut *proof_buf)?)?;
 
         let mut checks = Checks::default();
-        let (inv_parts, ex_parts) = (split_url(&invite), split_url(&href));
+        let (inv_parts, ex_parts) = (split_url(invite), split_url(href));
         checks.https = [inv_parts, ex_parts].iter().all(|p| p.is_some_and(|(s, _, _)| s == "https"));
-        checks.origin = same_origin(&invite, origin) && same_origin(&href, origin);
+        checks.origin = same_origin(invite, origin) && same_origin(href, origin);
         let (inv_before_frag, fragment) = match invite.split_once('#') {
             Some((a, f)) => (a, Some(f)),
-            None => (invite.as_str(), None),
+            None => (invite, None),
         };
         checks.no_query = !inv_before_frag.contains('?') && !href.contains('?') && !href.contains('#');
         let inv_path = split_url(inv_before_frag).map(|(_, _, p)| p);
@@ -271,7 +318,15 @@ impl Invitation {
         checks.uuids = inv_uuid == Some(id.as_str()) && ex_uuid == Some(id.as_str());
         let secret = fragment.and_then(|f| f.strip_prefix("secret=")).and_then(|s| FragmentSecret::new(s).ok());
         checks.secret = secret.is_some();
-        Ok(Invitation { id, exchange_href: href, secret, proof, checks })
+        // A URL that failed `no_query` is kept (and shown by every surface) redacted.
+        let exchange_href = if checks.no_query {
+            let mut h = heapless::String::new();
+            h.push_str(href).map_err(|_| Error::Schema("agent_exchange.href"))?;
+            h
+        } else {
+            redact_url(href)
+        };
+        Ok(Invitation { id, exchange_href, secret, proof, checks })
     }
 
     /// The envelope `invitation_id`.
@@ -280,7 +335,8 @@ impl Invitation {
         &self.id
     }
 
-    /// `agent_exchange.href` (contains no secret).
+    /// `agent_exchange.href`; when it failed the `no_query` check (a query or fragment,
+    /// which may carry a secret), as [`redact_url`] shows it.
     #[must_use]
     pub fn exchange_href(&self) -> &str {
         &self.exchange_href

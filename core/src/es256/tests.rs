@@ -107,7 +107,7 @@ fn reference_sdk_interop() {
     let d: [u8; 32] = core::array::from_fn(|i| i as u8 + 1);
     let kp = KeyPair::from_scalar(&d).unwrap();
     assert_eq!(kp.public_key().to_b64url().as_str(), SDK_PK);
-    assert_eq!(kp.scalar(), d);
+    assert_eq!(*kp.scalar(), d);
     let pk = PublicKey::from_b64(SDK_PK).unwrap();
     assert_eq!(pk, kp.public_key());
     let sig = Signature::from_b64url(SDK_SIG).unwrap();

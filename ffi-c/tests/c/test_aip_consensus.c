@@ -77,6 +77,29 @@ static void test_consensus_digests(void) {
     "\"invite_uri\": \"" invite "\", \"agent_exchange\": {\"method\": \"POST\", \"href\": \"" INV_HREF    \
     "\"}, \"agent_claim\": {\"email_proof\": \"ep_private_proof_123\"}}\r\n"                              \
     "---END CONSENSUS INVITATION V1---\r\n"
+#define EMAIL_HREF(href)                                                                                  \
+    "---BEGIN CONSENSUS INVITATION V1---\r\n{\"schema\": "                                                \
+    "\"https://consensus.md/schemas/invitation-email/v1\", \"invitation_id\": \"" INV_ID "\", "           \
+    "\"invite_uri\": \"https://consensus.md/i/" INV_ID "#secret=6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA\", " \
+    "\"agent_exchange\": {\"method\": \"POST\", \"href\": \"" href "\"}, "                                  \
+    "\"agent_claim\": {\"email_proof\": \"ep_private_proof_123\"}}\r\n---END CONSENSUS INVITATION V1---\r\n"
+
+/* Issue 32 class 12: an exchange URL with a query or fragment (which may carry the secret)
+   crosses the boundary redacted. */
+static void test_consensus_invitation_redacted(void) {
+    const char *q = EMAIL_HREF(INV_HREF "?secret=6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA");
+    const char *f = EMAIL_HREF(INV_HREF "#secret=6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA");
+    const char *both = EMAIL_HREF(INV_HREF "?a=1#6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA");
+    concordia_consensus_invitation info;
+    EXPECT(concordia_consensus_invitation_check(U(q), strlen(q), NONE, &info), CONCORDIA_PRIVACY);
+    CHECK(info.no_query == 0 && eq(info.exchange_href, info.exchange_href_len, INV_HREF "?<redacted>"));
+    CHECK(!contains(info.exchange_href, sizeof info.exchange_href, "6_asp1"));
+    EXPECT(concordia_consensus_invitation_check(U(f), strlen(f), NONE, &info), CONCORDIA_PRIVACY);
+    CHECK(eq(info.exchange_href, info.exchange_href_len, INV_HREF "#<redacted>"));
+    EXPECT(concordia_consensus_invitation_check(U(both), strlen(both), NONE, &info), CONCORDIA_PRIVACY);
+    CHECK(eq(info.exchange_href, info.exchange_href_len, INV_HREF "?<redacted>#<redacted>"));
+    CHECK(!contains(info.exchange_href, sizeof info.exchange_href, "6_asp1"));
+}
 
 static void test_consensus_invitation(void) {
     const char *good = EMAIL("https://consensus.md/i/" INV_ID "#secret=6_asp1MbRl66oRMolZ2m4ep4Q3azK7nvIuj-2X7NjlA");
@@ -783,6 +806,7 @@ static void test_aip_trust(void) {
 int main(void) {
     test_consensus_digests();
     test_consensus_invitation();
+    test_consensus_invitation_redacted();
     test_consensus_commands();
     test_consensus_room();
     test_consensus_artifact();

@@ -84,6 +84,17 @@ object ConsensusTests : Group() {
             assertThrows<ConsensusException.Schema>("markers") { consensusParseInvitation("no invitation here") }
             assertThrows<ConsensusException.Limit> { consensusParseInvitation("x".repeat(256 * 1024 + 1)) }
             assertThrows<ConsensusException.Input>("origin") { consensusParseInvitation(email(), "ftp://consensus.md") }
+            // Issue 32 class 12: an exchange URL with a query or fragment crosses redacted.
+            for ((tail, shown) in listOf(
+                "?secret=$SECRET" to "?<redacted>",
+                "#secret=$SECRET" to "#<redacted>",
+                "?a=1#secret=$SECRET" to "?<redacted>#<redacted>",
+            )) {
+                val r = consensusParseInvitation(email(href = EXCHANGE + tail))
+                assertFalse(r.checks.noQuery || r.valid)
+                assertEquals(EXCHANGE + shown, r.exchangeHref)
+                assertFalse(r.toString().contains(SECRET), r.toString())
+            }
         }
 
         test("commands") {

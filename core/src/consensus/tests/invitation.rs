@@ -1,4 +1,4 @@
-use crate::consensus::invitation::{extract_block, Invitation, Origin, BEGIN_MARKER, END_MARKER};
+use crate::consensus::invitation::{extract_block, redact_url, Invitation, Origin, BEGIN_MARKER, END_MARKER, MAX_URL};
 use crate::Error;
 #[allow(unused_imports)]
 use std::{
@@ -146,6 +146,38 @@ fn query_string_secret() {
     assert!(failed(&inv).contains(&"no_query"));
     let inv = parse(&invite(ID, &format!("#secret={SECRET}")), &format!("{}#secret={SECRET}", href(ID)));
     assert!(failed(&inv).contains(&"no_query"));
+}
+
+/// Issue 32 class 12: an exchange URL that failed `no_query` is shown redacted (its query
+/// and fragment may carry the secret), by `exchange_href`, `Debug` and so every surface.
+#[test]
+fn exchange_href_that_failed_no_query_is_redacted() {
+    for (tail, shown) in [
+        (format!("?secret={SECRET}"), "?<redacted>"),
+        (format!("#secret={SECRET}"), "#<redacted>"),
+        (format!("?a=1#secret={SECRET}"), "?<redacted>#<redacted>"),
+        (format!("?#{SECRET}"), "?<redacted>#<redacted>"),
+    ] {
+        let inv = parse(&invite(ID, &format!("#secret={SECRET}")), &format!("{}{tail}", href(ID)));
+        assert!(failed(&inv).contains(&"no_query"));
+        assert_eq!(inv.exchange_href(), format!("{}{shown}", href(ID)));
+        assert!(!format!("{inv:?}").contains(SECRET));
+    }
+    // A URL that passed keeps its text.
+    let inv = parse(&invite(ID, &format!("#secret={SECRET}")), &href(ID));
+    assert_eq!(inv.exchange_href(), href(ID));
+}
+
+#[test]
+fn redact_url_fits_and_keeps_char_boundaries() {
+    assert_eq!(redact_url("https://a/b").as_str(), "https://a/b");
+    assert_eq!(redact_url("https://a/b?").as_str(), "https://a/b?<redacted>");
+    assert_eq!(redact_url("https://a/b?s=1").as_str(), "https://a/b?<redacted>");
+    assert_eq!(redact_url("https://a/b#s").as_str(), "https://a/b#<redacted>");
+    assert_eq!(redact_url("https://a/b?q#s?t").as_str(), "https://a/b?<redacted>#<redacted>");
+    let long = format!("https://a/{}é?{SECRET}#x", "b".repeat(MAX_URL - 15));
+    let r = redact_url(&long);
+    assert!(r.len() <= MAX_URL && r.ends_with("?<redacted>#<redacted>") && !r.contains(SECRET), "{r}");
 }
 
 #[test]

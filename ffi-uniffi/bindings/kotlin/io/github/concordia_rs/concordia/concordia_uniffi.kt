@@ -1426,7 +1426,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_ed25519_seed() and 0xFFFF) != 23583) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() and 0xFFFF) != 10474) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() and 0xFFFF) != 58314) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() and 0xFFFF) != 11401) {
@@ -2145,7 +2145,8 @@ public interface AipKeyPairInterface {
     
     /**
      * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
-     * It holds both secrets.
+     * It holds both secrets: the Rust copies are erased, the returned string is the
+     * caller's to keep secret.
      */
     fun `keyFileJson`(): kotlin.String
     
@@ -2410,7 +2411,8 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
     
     /**
      * The key file, exactly as `concordia aip keygen` prints it (with the final newline).
-     * It holds both secrets.
+     * It holds both secrets: the Rust copies are erased, the returned string is the
+     * caller's to keep secret.
      */
     @Throws(AipException::class)override fun `keyFileJson`(): kotlin.String {
             return FfiConverterString.lift(
@@ -6627,7 +6629,8 @@ data class InvitationSummary (
     var `invitationId`: kotlin.String
     , 
     /**
-     * `agent_exchange.href` (contains no secret).
+     * `agent_exchange.href`; redacted (`?<redacted>`, `#<redacted>`) when it failed the
+     * `no_query` check, as its query or fragment may carry a secret.
      */
     var `exchangeHref`: kotlin.String
     , 
