@@ -426,3 +426,6 @@ fn did_document_written_by_the_core_reads_back_and_is_canonical() {
 
 #[path = "tests_vc.rs"]
 mod vc_options;
+
+#[path = "tests_did.rs"]
+mod did_methods;
