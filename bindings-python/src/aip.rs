@@ -435,13 +435,13 @@ fn seal<'py>(
         let mut mnodes = Nodes::new();
         let m = mnodes.parse(&msg)?;
         let body = canonical(m.root())?;
-        let kind = r#type.as_deref().unwrap_or_else(|| default_type(m.root()));
+        let kind = r#type.clone().unwrap_or_else(|| default_type(m.root()));
         with_did_doc(&doc, |rdoc| {
             let recipient = rdoc
                 .agreement_keys
                 .first()
                 .ok_or(Error::Schema("recipient DID Document has no X25519 keyAgreement key"))?;
-            let header = Header { id: &id, from: &from, to: rdoc.id, kind, created_at: &created_at };
+            let header = Header { id: &id, from: &from, to: rdoc.id, kind: &kind, created_at: &created_at };
             header.check()?;
             write_vec(body.len() * 4 / 3 + 2048, |buf| envelope::seal(&header, recipient, &body, &ikm, &sender.ed, buf))
         })
