@@ -7,10 +7,11 @@
 //! **Time.** [`VcTime::Clock`] (the default, the zero value of every surface's options)
 //! checks the validity period and the proof's `created`/`expires` at the OS clock, read
 //! here (the core has no clock); [`VcTime::At`] at a given instant; [`VcTime::Unchecked`]
-//! skips them, and is only ever chosen by name (C `CONCORDIA_AIP_VC_TIME_UNCHECKED`,
-//! Python `check_time=False`, UniFFI `check_time: false`, JS `checkTime: false`, CLI
-//! `--no-time-check`). A proof whose `expires` is before its `created` is refused in
-//! every mode.
+//! skips them, and is only ever chosen by name (C `CONCORDIA_AIP_VC_TIME_UNCHECKED`, Go
+//! `NoTimeCheck`, Python `check_time=False`, UniFFI `check_time: false`, JS `checkTime:
+//! false`, CLI `--no-time-check`). A proof whose `expires` is before its `created` is
+//! refused in every mode. On `wasm32-unknown-unknown`, which has no OS clock, the npm
+//! package reads JavaScript's (`Date.now()`) and passes it as [`VcTime::At`].
 //!
 //! ```
 //! use concordia_host::vc::{verify_credential, VcPolicy, VcTime};
