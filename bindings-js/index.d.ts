@@ -411,9 +411,21 @@ export class AipReplayWindow {
 }
 
 export function aipVcIssue(keyPair: KeyPair, credentialJson: string, created?: string): string;
+/**
+ * The proof, the issuer binding, `anchors`, `revoked` (ids compared decoded), the validity
+ * period and the proof's created/expires at `now` (default: the clock; `checkTime: false`
+ * skips them and excludes `now`), and the proof's `domain`/`challenge` when given.
+ */
 export function aipVcVerify(
   credentialJson: string,
-  options?: { anchors?: string[]; revoked?: string[]; now?: Time },
+  options?: {
+    anchors?: string[];
+    revoked?: string[];
+    now?: Time;
+    checkTime?: boolean;
+    domain?: string;
+    challenge?: string;
+  },
 ): { issuer: string; subject: string | undefined; publicKey: Uint8Array };
 /** The proof alone (`concordia aip vc verify --proof-only`). */
 export function aipVcVerifyProof(credentialJson: string): { verificationMethod: string; publicKey: Uint8Array };

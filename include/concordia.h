@@ -520,6 +520,29 @@ typedef uint32_t concordia_aip_addressee;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// When concordia_aip_vc_verify checks the validity period and the proof's
+// `created`/`expires` (the `time` member of concordia_aip_vc_options).
+enum concordia_aip_vc_time
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // At the OS clock (the default: a zeroed or NULL options struct).
+  CONCORDIA_AIP_VC_TIME_CLOCK = 0,
+  // At `now` (Unix seconds).
+  CONCORDIA_AIP_VC_TIME_AT = 1,
+  // Not checked (only when asked for by name). A proof that expires before it was
+  // created is refused in every mode.
+  CONCORDIA_AIP_VC_TIME_UNCHECKED = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum concordia_aip_vc_time concordia_aip_vc_time;
+#else
+typedef uint32_t concordia_aip_vc_time;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // How a transcript file is laid out, for concordia_verify_transcript_file.
 enum concordia_transcript_format
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -695,11 +718,13 @@ typedef struct concordia_aip_open_checks {
   struct concordia_aip_replay_window *window;
 } concordia_aip_open_checks;
 
-// What concordia_aip_vc_verify checks besides the proof.
+// What concordia_aip_vc_verify checks besides the proof. A zeroed struct (or NULL) is the
+// default policy: the time at the OS clock, any issuer, nothing revoked, no domain or
+// challenge required.
 typedef struct concordia_aip_vc_options {
-  // Non-zero: check the validity period at `now`.
-  uint8_t check_time;
-  // Unix seconds (read only with `check_time`).
+  // A concordia_aip_vc_time value (any other is CONCORDIA_INVALID_ARGUMENT).
+  uint32_t time;
+  // Unix seconds (read only with CONCORDIA_AIP_VC_TIME_AT).
   int64_t now;
   // Non-zero: the issuer must be one of `anchors` (0: any issuer whose proof verifies).
   uint8_t check_anchors;
@@ -707,17 +732,23 @@ typedef struct concordia_aip_vc_options {
   const struct concordia_str *anchors;
   // Number of `anchors`.
   size_t anchor_count;
-  // Revoked credential `id`s (`revoked_count` of them; NULL when 0).
+  // Revoked credential `id`s (`revoked_count` of them; NULL when 0), compared with the
+  // decoded `id`.
   const struct concordia_str *revoked;
   // Number of `revoked`.
   size_t revoked_count;
+  // The `domain` the proof must carry (NULL `ptr`: not required).
+  struct concordia_str domain;
+  // The `challenge` the proof must carry (NULL `ptr`: not required).
+  struct concordia_str challenge;
 } concordia_aip_vc_options;
 
 // What concordia_aip_vc_verify established.
 typedef struct concordia_aip_vc_verified {
   // The issuer DID (a `did:key`), in the credential text.
   struct concordia_span issuer;
-  // 1 when `credentialSubject.id` is present (as a string without escapes).
+  // 1 when `credentialSubject.id` is present (written with escapes it is refused,
+  // CONCORDIA_SCHEMA).
   uint8_t has_subject;
   // `credentialSubject.id`, in the credential text.
   struct concordia_span subject;
@@ -1234,17 +1265,24 @@ concordia_result concordia_aip_vc_issue(const struct concordia_keypair *kp,
                                         size_t *out_len);
 
 // Verifies the `eddsa-jcs-2022` proof of a credential (its `did:key` resolved locally),
-// that the signer is the `issuer`, and the `options` (NULL: no time, anchor or revocation
-// check). `*verified` (NULL: not wanted) receives the issuer, subject and key.
+// that the signer is the `issuer`, and the `options` (NULL: the default policy, with the
+// time checked at the OS clock), as every surface's credential verify does (one
+// composition, `concordia_host::vc::verify_credential`). `*verified` (NULL: not wanted)
+// receives the issuer, subject and key.
 //
 // Returns CONCORDIA_SIGNATURE when the proof does not verify (any change to any member),
-// CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor or the
-// credential is revoked, CONCORDIA_TEMPORAL outside the validity period,
-// CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof.
+// CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor, the
+// credential is revoked (its `id` compared decoded) or a required domain/challenge is
+// missing or different, CONCORDIA_TEMPORAL outside the validity period, for a proof past
+// its `expires`, created more than 300 s after the time, or expiring before it was
+// created, CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof
+// (an `issuer`, `credentialSubject.id`, `verificationMethod` or `proofValue` written
+// with JSON escapes included), CONCORDIA_INVALID_ARGUMENT for an unknown `time`.
 //
 // # Safety
 // `credential_json` must be valid for `credential_len` bytes; `options` NULL or valid for
-// reads with arrays valid for their counts; `verified` NULL or valid for one write.
+// reads with arrays valid for their counts and texts for their lengths; `verified` NULL
+// or valid for one write.
 concordia_result concordia_aip_vc_verify(const uint8_t *credential_json,
                                          size_t credential_len,
                                          const struct concordia_aip_vc_options *options,

@@ -20,6 +20,7 @@ use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
+use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
 use concordia_host::zeroize::Zeroizing;
 
 use crate::errors::{random32, JsError, JsResult};
@@ -653,8 +654,12 @@ pub fn aip_vc_issue(key_pair: &KeyPair, credential_json: &str, created: Option<S
 }
 
 /// Verifies the `eddsa-jcs-2022` proof of a credential, that the signer is the `issuer`,
-/// and with `options` `{anchors?: string[], revoked?: string[], now?: Date}` that the
-/// issuer is an anchor, the credential is not revoked and is valid at `now`. Returns
+/// and with `options` `{anchors?: string[], revoked?: string[], now?: Date, checkTime?:
+/// boolean, domain?: string, challenge?: string}` that the issuer is an anchor, the
+/// credential (its `id` compared decoded) is not revoked, it and its proof are valid at
+/// `now` (default: the clock, `Date.now()`; `checkTime: false` skips the time checks and
+/// excludes `now`), and the proof carries `domain`/`challenge` when given: the one
+/// composition of every surface (`concordia_host::vc::verify_credential`). Returns
 /// `{issuer, subject, publicKey}`.
 ///
 /// # Errors
@@ -663,26 +668,55 @@ pub fn aip_vc_issue(key_pair: &KeyPair, credential_json: &str, created: Option<S
 pub fn aip_vc_verify(credential_json: &str, options: &JsValue) -> JsResult<JsValue> {
     let given = !options.is_undefined() && !options.is_null();
     let member = |k: &str| if given { get(options, k) } else { Ok(JsValue::UNDEFINED) };
+    let absent = |v: &JsValue| v.is_undefined() || v.is_null();
     let anchors_v = member("anchors")?;
-    let anchors = if anchors_v.is_undefined() || anchors_v.is_null() {
+    let anchors = if absent(&anchors_v) {
         None
     } else {
         Some(strings(&anchors_v, "options.anchors must be an array of strings")?)
     };
     let revoked_v = member("revoked")?;
-    let revoked = if revoked_v.is_undefined() || revoked_v.is_null() {
+    let revoked = if absent(&revoked_v) {
         Vec::new()
     } else {
         strings(&revoked_v, "options.revoked must be an array of strings")?
     };
+    let text = |k: &str, what: &'static str| -> JsResult<Option<String>> {
+        let v = member(k)?;
+        if absent(&v) {
+            return Ok(None);
+        }
+        v.as_string().map(Some).ok_or_else(|| Error::InvalidArgument(what).into())
+    };
+    let domain = text("domain", "options.domain must be a string")?;
+    let challenge = text("challenge", "options.challenge must be a string")?;
+    let check_v = member("checkTime")?;
+    let check_time = if absent(&check_v) {
+        true
+    } else {
+        check_v.as_bool().ok_or(Error::InvalidArgument("options.checkTime must be a boolean"))?
+    };
     let now_v = member("now")?;
-    let now = if now_v.is_undefined() || now_v.is_null() { None } else { Some(timestamp(&now_v)?) };
-    let mut nodes = concordia_host::Nodes::new();
-    let doc = nodes.parse(credential_json.as_bytes())?;
+    // wasm32 has no OS clock for the host layer to read: the clock here is JavaScript's.
+    let time = match (absent(&now_v), check_time) {
+        (false, false) => {
+            return Err(Error::InvalidArgument("options.now and checkTime: false exclude each other").into())
+        }
+        (false, true) => VcTime::At(timestamp(&now_v)?),
+        (true, true) => VcTime::At(timestamp(&JsValue::from_f64(js_sys::Date::now()))?),
+        (true, false) => VcTime::Unchecked,
+    };
     let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
     let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-    let opts = vc::VerifyOptions { now, anchors: anchor_refs.as_deref(), revoked: &revoked_refs };
-    let v = vc::verify(doc.root(), &opts)?;
+    let policy = VcPolicy {
+        anchors: anchor_refs.as_deref(),
+        revoked: &revoked_refs,
+        domain: domain.as_deref(),
+        challenge: challenge.as_deref(),
+        time,
+    };
+    let mut nodes = concordia_host::Nodes::new();
+    let v = verify_credential(credential_json.as_bytes(), &mut nodes, &policy)?;
     Ok(Obj::new()
         .set("issuer", v.issuer)
         .set("subject", v.subject.map_or(JsValue::UNDEFINED, JsValue::from))
@@ -699,8 +733,7 @@ pub fn aip_vc_verify(credential_json: &str, options: &JsValue) -> JsResult<JsVal
 #[wasm_bindgen(js_name = aipVcVerifyProof)]
 pub fn aip_vc_verify_proof(credential_json: &str) -> JsResult<JsValue> {
     let mut nodes = concordia_host::Nodes::new();
-    let doc = nodes.parse(credential_json.as_bytes())?;
-    let v = vc::verify_proof(doc.root())?;
+    let v = verify_credential_proof(credential_json.as_bytes(), &mut nodes)?;
     Ok(Obj::new().set("verificationMethod", v.verification_method).set("publicKey", bytes(v.key.as_bytes())).build())
 }
 

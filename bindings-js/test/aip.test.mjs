@@ -121,6 +121,7 @@ test("DID Documents written and read; routes", () => {
   });
   const five = Array.from({ length: 5 }, (_, i) => ({
     id: `${BOB_DID}#key-${i}`,
+    controller: BOB_DID,
     type: "Multikey",
     publicKeyMultibase: kp.ed25519Multibase(),
   }));
@@ -294,7 +295,7 @@ const credential = (issuer, extra = {}) =>
     type: ["VerifiableCredential", "AgentMembershipCredential"],
     issuer,
     validFrom: "2026-01-01T00:00:00Z",
-    validUntil: "2027-01-01T00:00:00Z",
+    validUntil: "2099-01-01T00:00:00Z",
     credentialSubject: { id: ALICE_DID, memberOf: "aigentix.org" },
     ...extra,
   });
@@ -322,7 +323,7 @@ test("eddsa-jcs-2022 credentials; the CLI verifies them", () => {
     name: "BindingError",
     message: /revoked/,
   });
-  assert.throws(() => c.aipVcVerify(signed, { now: new Date("2027-01-01T00:00:01Z") }), { name: "TemporalError", message: /expired/ });
+  assert.throws(() => c.aipVcVerify(signed, { now: new Date("2099-01-01T00:00:01Z") }), { name: "TemporalError", message: /expired/ });
   assert.throws(() => c.aipVcVerify(signed, { now: new Date("2025-12-31T00:00:00Z") }), {
     name: "TemporalError",
     message: /not yet valid/,
@@ -338,6 +339,34 @@ test("eddsa-jcs-2022 credentials; the CLI verifies them", () => {
   });
   assert.throws(() => c.aipVcVerify("{"), { name: "InputError", message: /malformed JSON/ });
   assert.throws(() => c.aipVcVerify(signed, { anchors: "x" }), { name: "InputError", message: /anchors/ });
+});
+
+test("issue 32: decoded revoked ids, escaped subjects, domain/challenge, the clock by default", () => {
+  const issuer = aipKeys("registry").signingKey();
+  const did = c.aipDidKey(issuer);
+  const signed = c.aipVcIssue(issuer, credential(did), "2026-01-01T00:00:00Z");
+  const escaped = signed.replace("urn:uuid:5", "urn:uuid:\\u0035");
+  assert.notEqual(escaped, signed);
+  assert.equal(c.aipVcVerify(escaped).subject, ALICE_DID); // the proof holds over the respelling
+  assert.throws(() => c.aipVcVerify(escaped, { revoked: ["urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33"] }), {
+    name: "BindingError",
+    message: /revoked/,
+  });
+  assert.throws(() => c.aipVcVerify(signed.replace(ALICE_DID, "\\u0064" + ALICE_DID.slice(1))), {
+    name: "SchemaError",
+    message: /credentialSubject\.id must be written without JSON escapes/,
+  });
+  assert.throws(() => c.aipVcVerify(signed, { domain: "example.org" }), { name: "BindingError", message: /domain/ });
+  assert.throws(() => c.aipVcVerify(signed, { challenge: "n-0S6" }), { name: "BindingError", message: /challenge/ });
+  assert.throws(() => c.aipVcVerify(signed, { domain: 5 }), { name: "InputError", message: /domain/ });
+  const expired = c.aipVcIssue(issuer, credential(did, { validUntil: "2026-02-01T00:00:00Z" }), "2026-01-01T00:00:00Z");
+  assert.throws(() => c.aipVcVerify(expired), { name: "TemporalError", message: /expired/ }); // the clock
+  assert.equal(c.aipVcVerify(expired, { checkTime: false }).issuer, did);
+  assert.equal(c.aipVcVerify(expired, { now: new Date("2026-01-15T00:00:00Z") }).issuer, did);
+  assert.throws(() => c.aipVcVerify(expired, { now: new Date("2026-01-15T00:00:00Z"), checkTime: false }), {
+    name: "InputError",
+    message: /exclude each other/,
+  });
 });
 
 test("trust and ranking", () => {

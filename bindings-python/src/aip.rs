@@ -19,6 +19,7 @@ use concordia_core::{did_key, Error};
 use concordia_host::aip::{
     default_endpoint, default_type, open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY,
 };
+use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
 use concordia_host::{canonical, write_vec, Nodes};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -444,13 +445,13 @@ fn seal<'py>(
         let mut mnodes = Nodes::new();
         let m = mnodes.parse(&msg)?;
         let body = canonical(m.root())?;
-        let kind = r#type.as_deref().unwrap_or_else(|| default_type(m.root()));
+        let kind = r#type.clone().unwrap_or_else(|| default_type(m.root()));
         with_did_doc(&doc, |rdoc| {
             let recipient = rdoc
                 .agreement_keys
                 .first()
                 .ok_or(Error::Schema("recipient DID Document has no X25519 keyAgreement key"))?;
-            let header = Header { id: &id, from: &from, to: rdoc.id, kind, created_at: &created_at };
+            let header = Header { id: &id, from: &from, to: rdoc.id, kind: &kind, created_at: &created_at };
             header.check()?;
             write_vec(body.len() * 4 / 3 + 2048, |buf| envelope::seal(&header, recipient, &body, &ikm, &sender.ed, buf))
         })
@@ -580,31 +581,49 @@ fn strings(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Vec<St
     Ok(Some(out))
 }
 
-/// `vc_verify(credential, *, anchors=None, revoked=None, now=None) -> dict`: verifies
-/// the proof (the `did:key` resolved locally), that its key is the issuer's, the issuer
-/// among `anchors` (None: any), the credential `id` not in `revoked`, and the validity
-/// period at `now` (default the clock), as `concordia aip vc verify`; returns
+/// `vc_verify(credential, *, anchors=None, revoked=None, now=None, check_time=True,
+/// domain=None, challenge=None) -> dict`: verifies the proof (the `did:key` resolved
+/// locally), that its key is the issuer's, the issuer among `anchors` (None: any), the
+/// credential `id` (decoded) not in `revoked`, the validity period and the proof's
+/// `created`/`expires` at `now` (default the OS clock; `check_time=False` skips them), and
+/// that the proof carries `domain`/`challenge` when given: the one composition of every
+/// surface (`concordia_host::vc::verify_credential`, as `concordia aip vc verify`); returns
 /// `{"verified": True, "issuer", "subject"}`.
 #[pyfunction]
-#[pyo3(signature = (credential, *, anchors = None, revoked = None, now = None))]
+#[pyo3(signature = (credential, *, anchors = None, revoked = None, now = None, check_time = true, domain = None, challenge = None))]
+#[allow(clippy::too_many_arguments)]
 fn vc_verify<'py>(
     py: Python<'py>,
     credential: &Bound<'py, PyAny>,
     anchors: Option<&Bound<'py, PyAny>>,
     revoked: Option<&Bound<'py, PyAny>>,
     now: Option<&Bound<'py, PyAny>>,
+    check_time: bool,
+    domain: Option<String>,
+    challenge: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let anchors = strings(anchors, "anchors")?;
     let revoked = strings(revoked, "revoked")?.unwrap_or_default();
-    let now = time_arg(py, now, envelope::parse_rfc3339)?;
+    let now = now.filter(|n| !n.is_none());
+    let time = match (now, check_time) {
+        (Some(_), false) => return Err(PyTypeError::new_err("now and check_time=False exclude each other")),
+        (Some(t), true) => VcTime::At(time_arg(py, Some(t), envelope::parse_rfc3339)?),
+        (None, true) => VcTime::Clock,
+        (None, false) => VcTime::Unchecked,
+    };
     let text = doc_text(credential)?;
     let (issuer, subject) = core(py.detach(|| {
         let mut nodes = Nodes::new();
-        let doc = nodes.parse(&text)?;
         let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
         let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-        let opts = vc::VerifyOptions { now: Some(now), anchors: anchor_refs.as_deref(), revoked: &revoked_refs };
-        let v = vc::verify(doc.root(), &opts)?;
+        let policy = VcPolicy {
+            anchors: anchor_refs.as_deref(),
+            revoked: &revoked_refs,
+            domain: domain.as_deref(),
+            challenge: challenge.as_deref(),
+            time,
+        };
+        let v = verify_credential(&text, &mut nodes, &policy)?;
         Ok((v.issuer.to_owned(), v.subject.map(str::to_owned)))
     }))?;
     let d = PyDict::new(py);
@@ -622,8 +641,7 @@ fn vc_verify_proof<'py>(py: Python<'py>, credential: &Bound<'py, PyAny>) -> PyRe
     let text = doc_text(credential)?;
     let (method, key) = core(py.detach(|| {
         let mut nodes = Nodes::new();
-        let doc = nodes.parse(&text)?;
-        let v = vc::verify_proof(doc.root())?;
+        let v = verify_credential_proof(&text, &mut nodes)?;
         Ok((v.verification_method.to_owned(), *v.key.as_bytes()))
     }))?;
     let d = PyDict::new(py);

@@ -442,3 +442,34 @@ def test_rank_matches_cli(concordia_cli: pathlib.Path, tmp_path: pathlib.Path) -
     with pytest.raises(c.InvalidArgumentError, match="ranks"):
         aip.rank([{"semantic_rank": 0, "trust_score": 0.1}])
     assert aip.rank([]) == []
+
+
+def test_credential_decoded_ids_proof_options_and_the_clock(alice: aip.AipKeyPair) -> None:
+    """Issue 32: a revoked id respelled with a JSON escape stays revoked; an escaped subject
+    or issuer is refused by name; domain/challenge can be required; the clock by default,
+    off only by name."""
+    cred = dict(credential(alice.did_key), validUntil="2099-01-01T00:00:00Z")
+    signed = json.dumps(aip.vc_issue(cred, key=alice, created=NOW))
+    escaped = signed.replace("urn:uuid:8e0f", "urn:uuid:\\u0038e0f", 1)
+    assert escaped != signed
+    assert aip.vc_verify(escaped)["verified"] is True  # the proof holds over the respelling
+    with pytest.raises(c.ConcordiaError, match="credential is revoked"):
+        aip.vc_verify(escaped, revoked=["urn:uuid:8e0fbd49-0c9f-4a2f-8b59-2b1b0c2e5f10"])
+    with pytest.raises(c.SchemaError, match="credentialSubject.id must be written without JSON escapes"):
+        aip.vc_verify(signed.replace(ETAGI_DID, "\\u0064" + ETAGI_DID[1:], 1))
+    with pytest.raises(c.SchemaError, match="issuer must be written without JSON escapes"):
+        aip.vc_verify(signed.replace('"issuer": "did:', '"issuer": "\\u0064id:', 1))
+    for option in ({"domain": "example.org"}, {"challenge": "n-0S6"}):
+        with pytest.raises(c.ConcordiaError, match="is missing or not the required one") as e:
+            aip.vc_verify(signed, **option)  # type: ignore[arg-type]
+        assert e.value.reason_class == "binding"
+    expired = json.dumps(aip.vc_issue(dict(cred, validUntil="2026-02-01T00:00:00Z"), key=alice, created="2026-01-10T00:00:00Z"))
+    with pytest.raises(c.TemporalError):
+        aip.vc_verify(expired)
+    assert aip.vc_verify(expired, check_time=False)["verified"] is True
+    assert aip.vc_verify(expired, now="2026-01-15T00:00:00Z")["verified"] is True
+    with pytest.raises(TypeError):
+        aip.vc_verify(expired, now="2026-01-15T00:00:00Z", check_time=False)
+    with pytest.raises(c.TemporalError, match="proof created in the future"):
+        aip.vc_verify(signed, now="2026-05-10T14:19:59Z")  # created is NOW, 301 s later
+    aip.vc_verify(signed, now="2026-05-10T14:20:00Z")

@@ -12,6 +12,7 @@ use concordia_host::aip::{
     default_endpoint, default_type, open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, Part,
 };
 use concordia_host::replay::{Opened as StoreOpened, ReplayStore, StoreError, StoreOptions};
+use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
 
 use concordia_core::aip::hpke;
 
@@ -71,9 +72,15 @@ pub const HELP: &str = "concordia aip <command>: AIP addressing, sealed envelope
                                   copy of the store is refused.
   aip vc issue --key KEY.json [--created RFC3339] CREDENTIAL.json
                                   adds an eddsa-jcs-2022 proof (issuer must be the key's did:key)
-  aip vc verify [--anchors ANCHORS.json] [--revoked IDS.json] [--now RFC3339] SIGNED.json
+  aip vc verify [--anchors ANCHORS.json] [--revoked IDS.json] [--now RFC3339 | --no-time-check]
+                [--domain D] [--challenge C] SIGNED.json
                                   verifies the proof (did:key resolved locally), that the proof's
-                                  key is the issuer's, issuer anchor, revocation and validity period
+                                  key is the issuer's, issuer anchor, revocation (ids compared
+                                  decoded), the validity period and the proof's created/expires at
+                                  the clock (or --now; --no-time-check skips them; a proof that
+                                  expires before it was created is always refused), and with
+                                  --domain/--challenge that the proof carries that domain and
+                                  challenge
   aip vc verify --proof-only SIGNED.json
                                   verifies the Data Integrity proof alone (its did:key signature)
                                   and reports the issuer binding as unchecked (e.g. an https
@@ -238,7 +245,7 @@ fn seal(mut args: Args) -> CliResult {
     let mut mnodes = nodes_for(&mbytes)?;
     let msg = parse(&mname, &mbytes, &mut mnodes)?;
     let body = canonical(msg.root())?;
-    let kind = kind.unwrap_or_else(|| default_type(msg.root()).to_owned());
+    let kind = kind.unwrap_or_else(|| default_type(msg.root()));
     let id = match id {
         Some(i) => i,
         None => uuid_v4()?,
@@ -438,31 +445,50 @@ fn string_list(path: &str) -> CliResult<Vec<String>> {
     let doc = parse(&name, &bytes, &mut nodes)?;
     let root = doc.root();
     let list = root.get("anchors").or(root.get("revoked")).unwrap_or(root);
-    let mut out = Vec::new();
-    for v in list.elements() {
-        out.push(v.as_plain_str().ok_or_else(|| usage(format!("{name}: expected an array of strings")))?.to_owned());
-    }
     if list.kind() != concordia_core::json::Kind::Array {
         return Err(usage(format!("{name}: expected an array of strings")));
     }
-    Ok(out)
+    // Decoded: an id listed as "urn:uuid:\u0030f8f" is the id "urn:uuid:0f8f".
+    list.elements()
+        .map(|v| concordia_host::string_value(v).ok_or_else(|| usage(format!("{name}: expected an array of strings"))))
+        .collect()
 }
 
 fn vc_verify(mut args: Args) -> CliResult {
     let proof_only = args.flag("--proof-only");
+    let no_time = args.flag("--no-time-check");
     let anchors = args.value("--anchors")?.map(|p| string_list(&p)).transpose()?;
     let revoked = args.value("--revoked")?.map(|p| string_list(&p)).transpose()?.unwrap_or_default();
     let now_arg = args.value("--now")?;
-    if proof_only && (anchors.is_some() || !revoked.is_empty() || now_arg.is_some()) {
-        return Err(usage("--proof-only checks the proof alone: it takes no --anchors, --revoked or --now"));
+    let domain = args.value("--domain")?;
+    let challenge = args.value("--challenge")?;
+    if proof_only
+        && (anchors.is_some()
+            || !revoked.is_empty()
+            || now_arg.is_some()
+            || no_time
+            || domain.is_some()
+            || challenge.is_some())
+    {
+        return Err(usage(
+            "--proof-only checks the proof alone: it takes no --anchors, --revoked, --now, --no-time-check, --domain or --challenge",
+        ));
     }
-    let at = now_or(now_arg)?;
+    if no_time && now_arg.is_some() {
+        return Err(usage("--no-time-check and --now exclude each other"));
+    }
+    let time = match now_arg {
+        Some(t) => VcTime::At(envelope::parse_rfc3339(&t).map_err(|e| bad_arg("--now", e))?),
+        None if no_time => VcTime::Unchecked,
+        None => VcTime::Clock,
+    };
     let pos = args.positionals(1)?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&bytes)?;
-    let doc = parse(&name, &bytes, &mut nodes)?;
     if proof_only {
-        let v = vc::verify_proof(doc.root()).map_err(|e| fail(&name, e))?;
+        let method =
+            verify_credential_proof(&bytes, &mut nodes).map_err(|e| fail(&name, e))?.verification_method.to_owned();
+        let doc = parse(&name, &bytes, &mut nodes)?;
         let issuer = doc.root().get("issuer").map(|i| {
             if i.kind() == concordia_core::json::Kind::Object {
                 i.get("id")
@@ -470,18 +496,24 @@ fn vc_verify(mut args: Args) -> CliResult {
                 Some(i)
             }
         });
-        let issuer = issuer.flatten().and_then(|v| v.as_plain_str());
+        let issuer = issuer.flatten().and_then(concordia_host::string_value);
         outln!(
             "{{\"verified\": true, \"proof_only\": true, \"verification_method\": {}, \"issuer\": {}, \"issuer_binding\": \"unchecked\"}}",
-            json_str(v.verification_method),
-            issuer.map(json_str).unwrap_or_else(|| "null".into())
+            json_str(&method),
+            issuer.as_deref().map(json_str).unwrap_or_else(|| "null".into())
         )?;
         return Ok(());
     }
     let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
     let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-    let opts = vc::VerifyOptions { now: Some(at), anchors: anchor_refs.as_deref(), revoked: &revoked_refs };
-    let v = vc::verify(doc.root(), &opts).map_err(|e| fail(&name, e))?;
+    let policy = VcPolicy {
+        anchors: anchor_refs.as_deref(),
+        revoked: &revoked_refs,
+        domain: domain.as_deref(),
+        challenge: challenge.as_deref(),
+        time,
+    };
+    let v = verify_credential(&bytes, &mut nodes, &policy).map_err(|e| fail(&name, e))?;
     outln!(
         "{{\"verified\": true, \"issuer\": {}, \"subject\": {}}}",
         json_str(v.issuer),

@@ -39,7 +39,8 @@ pub fn sdk_error_name(e: &Error) -> &'static str {
 }
 
 fn role(v: Option<Value<'_>>) -> CliResult<Role> {
-    let r = v.and_then(|r| r.as_plain_str()).unwrap_or("");
+    let r = v.and_then(concordia_host::string_value).unwrap_or_default();
+    let r = r.as_str();
     Ok(match r {
         "initiator" => Role::Initiator,
         "responder" => Role::Responder,
@@ -78,10 +79,18 @@ pub fn run(mut args: Args) -> CliResult {
     let spec = parse(&sname, &sb, &mut sn)?.root();
     let messages = messages_of(&mname, parse(&mname, &mb, &mut mn)?.root())?;
 
-    let sid =
-        spec.get("session_id").and_then(|s| s.as_plain_str()).ok_or_else(|| usage(format!("{sname}: session_id")))?;
-    let created_at = match spec.get("created_at").and_then(|c| c.as_plain_str()) {
-        Some(t) => time::parse_datetime(t).map_err(|e| fail(&format!("{sname}: created_at"), e))?,
+    // Strings are read decoded: an escaped spelling is the same value, never "absent".
+    let sid = spec
+        .get("session_id")
+        .and_then(concordia_host::string_value)
+        .ok_or_else(|| usage(format!("{sname}: session_id")))?;
+    let sid = sid.as_str();
+    let created_at = match spec.get("created_at") {
+        Some(c) => {
+            let t = concordia_host::string_value(c)
+                .ok_or_else(|| usage(format!("{sname}: created_at must be a string")))?;
+            time::parse_datetime(&t).map_err(|e| fail(&format!("{sname}: created_at"), e))?
+        }
         None => Timestamp::from_unix(0),
     };
     let t = spec.get("timing");
@@ -96,7 +105,11 @@ pub fn run(mut args: Args) -> CliResult {
     let parties =
         spec.get("parties").filter(|p| p.kind() == Kind::Array).ok_or_else(|| usage(format!("{sname}: parties")))?;
     for p in parties.elements() {
-        let id = p.get("agent_id").and_then(|a| a.as_plain_str()).ok_or_else(|| usage(format!("{sname}: agent_id")))?;
+        let id = p
+            .get("agent_id")
+            .and_then(concordia_host::string_value)
+            .ok_or_else(|| usage(format!("{sname}: agent_id")))?;
+        let id = id.as_str();
         let key = match p.get("public_key_b64url") {
             Some(k) => Some(concordia_core::message::public_key_from_value(k).map_err(|e| fail(&sname, e))?),
             None => None,
@@ -110,8 +123,8 @@ pub fn run(mut args: Args) -> CliResult {
     for (i, m) in messages.elements().enumerate() {
         let now = m
             .get("timestamp")
-            .and_then(|t| t.as_plain_str())
-            .and_then(|t| time::parse_datetime(t).ok())
+            .and_then(concordia_host::string_value)
+            .and_then(|t| time::parse_datetime(&t).ok())
             .unwrap_or(created_at);
         // The resolver is authoritative (Session::apply): the spec's key map when it has
         // one, else the keys registered with the parties.

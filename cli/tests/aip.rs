@@ -234,3 +234,99 @@ fn the_addressee_check_needs_the_recipients_did_or_a_named_opt_out() {
     assert_eq!(code(&o), 1);
     assert!(String::from_utf8_lossy(&o.stderr).contains("signature"), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// Issue 32: a revoked credential whose id is respelled with a JSON escape stays revoked
+/// (class 1); domain and challenge can be required, the clock is checked by default and
+/// off only by name (classes 7 and 3).
+#[test]
+fn vc_verify_decoded_ids_proof_options_and_the_clock() {
+    let o = run(&["aip", "keygen", "--seed", &"42".repeat(32)]);
+    assert_eq!(code(&o), 0);
+    let key_json = stdout(&o);
+    let did_key = key_json.split("\"did_key\":\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let key = file("vc32.key.json", key_json.as_bytes());
+    let issue = |name: &str, until: &str| {
+        let cred = format!(
+            r#"{{"id": "urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e", "issuer": "{did_key}", "validUntil": "{until}", "credentialSubject": {{"id": "did:aip:aigentix.org:etagi"}}}}"#
+        );
+        let o = run(&[
+            "aip",
+            "vc",
+            "issue",
+            "--key",
+            &key,
+            "--created",
+            "2026-01-01T00:00:00Z",
+            &file(name, cred.as_bytes()),
+        ]);
+        assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+        stdout(&o)
+    };
+    let signed = issue("vc32.json", "2999-01-01T00:00:00Z");
+    let escaped = signed.replacen("urn:uuid:0f8f", "urn:uuid:\\u0030f8f", 1);
+    assert_ne!(escaped, signed);
+    let escapedf = file("vc32-escaped.json", escaped.as_bytes());
+    let revoked = file("vc32-revoked.json", b"[\"urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e\"]");
+    assert_eq!(code(&run(&["aip", "vc", "verify", &escapedf])), 0, "the proof holds over the respelled id");
+    let o = run(&["aip", "vc", "verify", "--revoked", &revoked, &escapedf]);
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("credential is revoked"), "{o:?}");
+    // The revocation list may spell the id with escapes too.
+    let revoked_escaped = file("vc32-revoked2.json", b"[\"\\u0075rn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e\"]");
+    assert_eq!(
+        code(&run(&["aip", "vc", "verify", "--revoked", &revoked_escaped, &file("vc32b.json", signed.as_bytes())])),
+        1
+    );
+    // An escaped subject is refused by name, not dropped.
+    let subj = file(
+        "vc32-subj.json",
+        signed.replacen("did:aip:aigentix.org:etagi", "did:aip:aigentix.org:\\u0065tagi", 1).as_bytes(),
+    );
+    let o = run(&["aip", "vc", "verify", &subj]);
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("credentialSubject.id must be written without JSON escapes"));
+    // Domain and challenge: this proof has neither, so requiring one refuses it.
+    let signedf = file("vc32c.json", signed.as_bytes());
+    for flag in ["--domain", "--challenge"] {
+        let o = run(&["aip", "vc", "verify", flag, "example.org", &signedf]);
+        assert_eq!(code(&o), 1, "{flag}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("is missing or not the required one"), "{o:?}");
+        assert_eq!(code(&run(&["aip", "vc", "verify", "--proof-only", flag, "x", &signedf])), 2);
+    }
+    // The clock by default; --now; --no-time-check by name only.
+    let expired = file("vc32-expired.json", issue("vc32e.json", "2026-02-01T00:00:00Z").as_bytes());
+    assert_eq!(code(&run(&["aip", "vc", "verify", &expired])), 1);
+    assert_eq!(code(&run(&["aip", "vc", "verify", "--now", "2026-01-15T00:00:00Z", &expired])), 0);
+    assert_eq!(code(&run(&["aip", "vc", "verify", "--no-time-check", &expired])), 0);
+    assert_eq!(code(&run(&["aip", "vc", "verify", "--no-time-check", "--now", "2026-01-15T00:00:00Z", &expired])), 2);
+    // A proof created more than 300 s after --now.
+    assert_eq!(code(&run(&["aip", "vc", "verify", "--now", "2025-12-31T23:54:59Z", &signedf])), 1);
+    assert_eq!(code(&run(&["aip", "vc", "verify", "--now", "2025-12-31T23:55:00Z", &signedf])), 0);
+}
+
+/// Issue 32, class 9: a DID Document with two verification methods of one id, or one
+/// without a controller, is refused where the CLI reads DID Documents (seal --to); the
+/// message's escaped `type` is the same type (class 1, host default_type).
+#[test]
+fn did_documents_with_duplicate_ids_or_no_controller_are_refused() {
+    let (alice_key, _) = keygen("alice32", "did:aip:aigentix.org:alice", &[]);
+    let (_, etagi_doc) = keygen("etagi32", "did:aip:etagi.ru:etagi", &[]);
+    let doc = std::fs::read_to_string(&etagi_doc).unwrap();
+    let msg = file("msg32.json", br#"{"type": "aip.\u0063ommerce", "item_id": "doc_123"}"#);
+    let seal =
+        |to: &str| run(&["aip", "seal", "--to", to, "--key", &alice_key, "--created-at", "2026-05-10T14:25:00Z", &msg]);
+    let o = seal(&etagi_doc);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).ends_with("\"type\":\"aip.commerce\"}"), "{}", stdout(&o));
+    let vm =
+        doc.split("\"verificationMethod\":[").nth(1).unwrap().trim_end().trim_end_matches('}').trim_end_matches(']');
+    let dup = doc.replacen("\"verificationMethod\":[", &format!("\"verificationMethod\":[{vm},"), 1);
+    let o = seal(&file("etagi32-dup.json", dup.as_bytes()));
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("verification method ids must be unique"), "{o:?}");
+    let no_controller = doc.replacen("\"controller\":\"did:aip:etagi.ru:etagi\",", "", 1);
+    assert_ne!(no_controller, doc);
+    let o = seal(&file("etagi32-noc.json", no_controller.as_bytes()));
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("verification method controller missing"), "{o:?}");
+}

@@ -351,9 +351,9 @@ fn run_entry(
     buf: &mut String,
     options: &RunOptions,
 ) -> VectorResult {
-    let rel = entry.as_plain_str();
+    let rel = decoded(entry);
     let mut result = VectorResult {
-        id: rel.map_or_else(|| "<non-string manifest entry>".to_string(), str::to_string),
+        id: rel.clone().unwrap_or_else(|| "<non-string manifest entry>".to_string()),
         section,
         profile: None,
         expected: "<unreadable>".into(),
@@ -388,15 +388,15 @@ fn run_entry(
         }
     };
     let vector = doc.root();
-    if let Some(id) = vector.get("id").and_then(|i| i.as_plain_str()) {
-        result.id = id.to_string();
+    // Decoded: an escaped spelling of an expectation is that expectation, never "absent".
+    if let Some(id) = vector.get("id").and_then(decoded) {
+        result.id = id;
         result.expected = match vector.get("expected") {
-            Some(e) => e.as_plain_str().map_or_else(|| "<invalid>".to_string(), str::to_string),
+            Some(e) => decoded(e).unwrap_or_else(|| "<invalid>".to_string()),
             None => "<missing>".to_string(),
         };
     }
-    result.expected_reason_class =
-        vector.get("expected_reason_class").and_then(|c| c.as_plain_str()).map(str::to_string);
+    result.expected_reason_class = vector.get("expected_reason_class").and_then(decoded);
     let (profile, input, context) = match check_shape(vector) {
         Ok(x) => x,
         Err(why) => {
@@ -467,4 +467,9 @@ pub fn check_shape<'a>(vector: Value<'a>) -> Result<(Profile, Value<'a>, Value<'
         }
     }
     Ok((profile, field("input")?, context))
+}
+
+/// The decoded value of a JSON string (escapes resolved), `None` for other values.
+fn decoded(v: Value<'_>) -> Option<String> {
+    v.as_str().map(|s| s.chars().collect())
 }

@@ -66,9 +66,15 @@ impl<'a> Offer<'a> {
         let valid_until = match body.get("valid_until") {
             None => None,
             Some(v) => {
-                Some(v.as_plain_str().ok_or(Error::Schema("valid_until must be a date-time string")).and_then(|s| {
-                    time::parse_datetime(s).map_err(|_| Error::Schema("valid_until must be a date-time"))
-                })?)
+                // Decoded (escapes and all) into a stack buffer: an escaped spelling is the
+                // same instant, as the reference SDK's json.loads reads it.
+                let s = v.as_str().ok_or(Error::Schema("valid_until must be a date-time string"))?;
+                let mut buf = [0u8; 64];
+                let text = match s.as_plain() {
+                    Some(t) => t,
+                    None => s.decode_into(&mut buf).map_err(|_| Error::Schema("valid_until must be a date-time"))?,
+                };
+                Some(time::parse_datetime(text).map_err(|_| Error::Schema("valid_until must be a date-time"))?)
             }
         };
         let complete = match body.get("complete") {
@@ -251,5 +257,19 @@ mod tests {
         assert!(o.id().unwrap().eq_str("off_9"));
         assert_eq!(o.numeric_term("price"), Some(2050.0));
         assert_eq!(o.valid_until(), Some(time::parse_datetime("2026-03-21T15:30:00+00:00").unwrap()));
+    }
+
+    /// Issue 32, class 1: an escaped `valid_until` is the same instant (decoded), not a
+    /// schema error and never absent.
+    #[test]
+    fn an_escaped_valid_until_is_decoded() {
+        let mut nodes = [Node::EMPTY; 64];
+        let doc = parse(br#"{"terms":{},"valid_until":"2026\u002d03-21T15:30:00Z"}"#, &mut nodes).unwrap();
+        let o = Offer::from_body(doc.root()).unwrap();
+        assert_eq!(o.valid_until(), Some(time::parse_datetime("2026-03-21T15:30:00Z").unwrap()));
+        let mut nodes = [Node::EMPTY; 64];
+        let long = std::format!(r#"{{"terms":{{}},"valid_until":"\u0032{}"}}"#, "0".repeat(80));
+        let doc = parse(long.as_bytes(), &mut nodes).unwrap();
+        assert_eq!(Offer::from_body(doc.root()).map(|_| ()), Err(Error::Schema("valid_until must be a date-time")));
     }
 }

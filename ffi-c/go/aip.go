@@ -364,11 +364,19 @@ func IssueCredential(key *KeyPair, credential []byte, created string) ([]byte, e
 	return out, err
 }
 
-// VerifyOptions are the checks of VerifyCredential besides the proof.
+// VerifyOptions are the checks of VerifyCredential besides the proof. The zero value (or
+// nil) checks the time at the OS clock, as every surface does by default.
 type VerifyOptions struct {
-	Now     time.Time // check the validity period at Now (zero: not checked)
-	Anchors []string  // the issuer must be one of these (nil: any issuer; empty non-nil: none)
-	Revoked []string  // revoked credential ids
+	// Now: check the validity period and the proof's created/expires at Now (zero: at
+	// the OS clock).
+	Now time.Time
+	// NoTimeCheck skips the time checks (Now is then ignored); a proof that expires
+	// before it was created is refused all the same.
+	NoTimeCheck bool
+	Anchors     []string // the issuer must be one of these (nil: any issuer; empty non-nil: none)
+	Revoked     []string // revoked credential ids, compared with the decoded id
+	Domain      string   // the domain the proof must carry ("": not required)
+	Challenge   string   // the challenge the proof must carry ("": not required)
 }
 
 // VerifiedCredential is what VerifyCredential established.
@@ -379,17 +387,23 @@ type VerifiedCredential struct {
 }
 
 // VerifyCredential verifies the eddsa-jcs-2022 proof of a credential, that the signer is
-// the issuer, and opts (nil: no time, anchor or revocation check).
+// the issuer, and opts (nil: the default policy, the time checked at the OS clock). An
+// issuer or credentialSubject.id written with JSON escapes is refused (Schema).
 func VerifyCredential(credential []byte, opts *VerifyOptions) (VerifiedCredential, error) {
 	var m cmem
 	defer m.free()
 	var co *C.concordia_aip_vc_options
 	if opts != nil {
 		co = (*C.concordia_aip_vc_options)(m.alloc(C.sizeof_concordia_aip_vc_options))
-		if !opts.Now.IsZero() {
-			co.check_time = 1
+		switch {
+		case opts.NoTimeCheck:
+			co.time = C.CONCORDIA_AIP_VC_TIME_UNCHECKED
+		case !opts.Now.IsZero():
+			co.time = C.CONCORDIA_AIP_VC_TIME_AT
 			co.now = unix(opts.Now)
 		}
+		co.domain = m.opt(opts.Domain)
+		co.challenge = m.opt(opts.Challenge)
 		if opts.Anchors != nil {
 			co.check_anchors = 1
 			co.anchors, co.anchor_count = m.strs(opts.Anchors)

@@ -190,7 +190,7 @@ func TestCredentials(t *testing.T) {
 	issuer, _ := DIDKey(k)
 	cred := []byte(`{"@context": ["https://www.w3.org/ns/credentials/v2"], "id": "urn:uuid:c1", ` +
 		`"type": ["VerifiableCredential"], "issuer": "` + issuer + `", "validFrom": "2026-01-01T00:00:00Z", ` +
-		`"validUntil": "2027-01-01T00:00:00Z", "credentialSubject": {"id": "` + bob + `"}}`)
+		`"validUntil": "2099-01-01T00:00:00Z", "credentialSubject": {"id": "` + bob + `"}}`)
 	signed, err := IssueCredential(k, cred, "2026-01-01T00:00:00Z")
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,15 @@ func TestCredentials(t *testing.T) {
 	}{
 		{"no options", signed, nil, OK},
 		{"anchored, in time", signed, &VerifyOptions{Now: in2026, Anchors: []string{issuer}}, OK},
-		{"expired", signed, &VerifyOptions{Now: in2026.AddDate(2, 0, 0)}, Temporal},
+		{"expired", signed, &VerifyOptions{Now: in2026.AddDate(80, 0, 0)}, Temporal},
+		{"expired, time off by name", signed, &VerifyOptions{Now: in2026.AddDate(80, 0, 0), NoTimeCheck: true}, OK},
+		{"proof created 301 s ahead", signed, &VerifyOptions{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(-301 * time.Second)}, Temporal},
+		{"domain required, absent", signed, &VerifyOptions{Domain: "example.org"}, Binding},
+		{"challenge required, absent", signed, &VerifyOptions{Challenge: "n-0S6"}, Binding},
+		// Issue 32: the revoked id respelled with a JSON escape is still revoked.
+		{"revoked, escaped id", bytes.Replace(signed, []byte("urn:uuid:c1"), []byte(`urn:uuid:\u00631`), 1), &VerifyOptions{Revoked: []string{"urn:uuid:c1"}}, Binding},
+		{"escaped id, not revoked", bytes.Replace(signed, []byte("urn:uuid:c1"), []byte(`urn:uuid:\u00631`), 1), nil, OK},
+		{"escaped subject", bytes.Replace(signed, []byte(bob), []byte(`\u0064`+bob[1:]), 1), nil, Schema},
 		{"not an anchor", signed, &VerifyOptions{Anchors: []string{"did:key:z6MkOther"}}, Binding},
 		{"no anchors", signed, &VerifyOptions{Anchors: []string{}}, Binding},
 		{"revoked", signed, &VerifyOptions{Revoked: []string{"urn:uuid:c1"}}, Binding},

@@ -22,6 +22,7 @@ use concordia_core::sink::SliceSink;
 use concordia_core::time::Timestamp;
 use concordia_core::{did_key, encoding, jcs, Error};
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, OpenPolicy};
+use concordia_host::vc::{verify_credential, VcPolicy, VcTime};
 use concordia_host::HostReplayWindow;
 use concordia_host::Nodes;
 
@@ -995,13 +996,29 @@ pub unsafe extern "C" fn concordia_aip_vc_issue(
     })
 }
 
-/// What concordia_aip_vc_verify checks besides the proof.
+/// When concordia_aip_vc_verify checks the validity period and the proof's
+/// `created`/`expires` (the `time` member of concordia_aip_vc_options).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum concordia_aip_vc_time {
+    /// At the OS clock (the default: a zeroed or NULL options struct).
+    CONCORDIA_AIP_VC_TIME_CLOCK = 0,
+    /// At `now` (Unix seconds).
+    CONCORDIA_AIP_VC_TIME_AT = 1,
+    /// Not checked (only when asked for by name). A proof that expires before it was
+    /// created is refused in every mode.
+    CONCORDIA_AIP_VC_TIME_UNCHECKED = 2,
+}
+
+/// What concordia_aip_vc_verify checks besides the proof. A zeroed struct (or NULL) is the
+/// default policy: the time at the OS clock, any issuer, nothing revoked, no domain or
+/// challenge required.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct concordia_aip_vc_options {
-    /// Non-zero: check the validity period at `now`.
-    pub check_time: u8,
-    /// Unix seconds (read only with `check_time`).
+    /// A concordia_aip_vc_time value (any other is CONCORDIA_INVALID_ARGUMENT).
+    pub time: u32,
+    /// Unix seconds (read only with CONCORDIA_AIP_VC_TIME_AT).
     pub now: i64,
     /// Non-zero: the issuer must be one of `anchors` (0: any issuer whose proof verifies).
     pub check_anchors: u8,
@@ -1009,10 +1026,15 @@ pub struct concordia_aip_vc_options {
     pub anchors: *const concordia_str,
     /// Number of `anchors`.
     pub anchor_count: usize,
-    /// Revoked credential `id`s (`revoked_count` of them; NULL when 0).
+    /// Revoked credential `id`s (`revoked_count` of them; NULL when 0), compared with the
+    /// decoded `id`.
     pub revoked: *const concordia_str,
     /// Number of `revoked`.
     pub revoked_count: usize,
+    /// The `domain` the proof must carry (NULL `ptr`: not required).
+    pub domain: concordia_str,
+    /// The `challenge` the proof must carry (NULL `ptr`: not required).
+    pub challenge: concordia_str,
 }
 
 /// What concordia_aip_vc_verify established.
@@ -1021,7 +1043,8 @@ pub struct concordia_aip_vc_options {
 pub struct concordia_aip_vc_verified {
     /// The issuer DID (a `did:key`), in the credential text.
     pub issuer: concordia_span,
-    /// 1 when `credentialSubject.id` is present (as a string without escapes).
+    /// 1 when `credentialSubject.id` is present (written with escapes it is refused,
+    /// CONCORDIA_SCHEMA).
     pub has_subject: u8,
     /// `credentialSubject.id`, in the credential text.
     pub subject: concordia_span,
@@ -1039,17 +1062,24 @@ unsafe fn texts<'a>(list: *const concordia_str, count: usize) -> FfiResult<Vec<&
 }
 
 /// Verifies the `eddsa-jcs-2022` proof of a credential (its `did:key` resolved locally),
-/// that the signer is the `issuer`, and the `options` (NULL: no time, anchor or revocation
-/// check). `*verified` (NULL: not wanted) receives the issuer, subject and key.
+/// that the signer is the `issuer`, and the `options` (NULL: the default policy, with the
+/// time checked at the OS clock), as every surface's credential verify does (one
+/// composition, `concordia_host::vc::verify_credential`). `*verified` (NULL: not wanted)
+/// receives the issuer, subject and key.
 ///
 /// Returns CONCORDIA_SIGNATURE when the proof does not verify (any change to any member),
-/// CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor or the
-/// credential is revoked, CONCORDIA_TEMPORAL outside the validity period,
-/// CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof.
+/// CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor, the
+/// credential is revoked (its `id` compared decoded) or a required domain/challenge is
+/// missing or different, CONCORDIA_TEMPORAL outside the validity period, for a proof past
+/// its `expires`, created more than 300 s after the time, or expiring before it was
+/// created, CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof
+/// (an `issuer`, `credentialSubject.id`, `verificationMethod` or `proofValue` written
+/// with JSON escapes included), CONCORDIA_INVALID_ARGUMENT for an unknown `time`.
 ///
 /// # Safety
 /// `credential_json` must be valid for `credential_len` bytes; `options` NULL or valid for
-/// reads with arrays valid for their counts; `verified` NULL or valid for one write.
+/// reads with arrays valid for their counts and texts for their lengths; `verified` NULL
+/// or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn concordia_aip_vc_verify(
     credential_json: *const u8,
@@ -1070,19 +1100,33 @@ pub unsafe extern "C" fn concordia_aip_vc_verify(
         let input = unsafe { bytes_in(credential_json, credential_len) }?;
         // SAFETY: caller contract above: NULL or valid for reads.
         let o = unsafe { options.as_ref() };
-        let (anchors, revoked) = match o {
+        let (anchors, revoked, domain, challenge) = match o {
             // SAFETY: caller contract above.
-            Some(o) => unsafe { (texts(o.anchors, o.anchor_count)?, texts(o.revoked, o.revoked_count)?) },
-            None => (Vec::new(), Vec::new()),
+            Some(o) => unsafe {
+                (
+                    texts(o.anchors, o.anchor_count)?,
+                    texts(o.revoked, o.revoked_count)?,
+                    o.domain.opt_text()?,
+                    o.challenge.opt_text()?,
+                )
+            },
+            None => (Vec::new(), Vec::new(), None, None),
         };
-        let opts = vc::VerifyOptions {
-            now: o.filter(|o| o.check_time != 0).map(|o| Timestamp::from_unix(o.now)),
+        let time = match o.map_or(0, |o| o.time) {
+            0 => VcTime::Clock,
+            1 => VcTime::At(Timestamp::from_unix(o.map_or(0, |o| o.now))),
+            2 => VcTime::Unchecked,
+            _ => return Err(Fail::Core(Error::InvalidArgument("unknown concordia_aip_vc_time"))),
+        };
+        let policy = VcPolicy {
             anchors: o.filter(|o| o.check_anchors != 0).map(|_| anchors.as_slice()),
             revoked: &revoked,
+            domain,
+            challenge,
+            time,
         };
         let mut nodes = Nodes::new();
-        let doc = nodes.parse(input)?;
-        let v = vc::verify(doc.root(), &opts)?;
+        let v = verify_credential(input, &mut nodes, &policy)?;
         if let Some(out) = verified {
             *out = concordia_aip_vc_verified {
                 issuer: span(input, v.issuer)?,

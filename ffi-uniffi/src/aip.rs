@@ -22,6 +22,7 @@ use concordia_core::{encoding, jcs, Error};
 use concordia_host::zeroize::Zeroizing;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
+use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
 
 use crate::errors::AipError;
 use crate::keys::KeyPair;
@@ -723,25 +724,39 @@ pub fn aip_vc_issue(
 
 /// Verifies the `eddsa-jcs-2022` proof of a credential (the `did:key` resolved locally),
 /// that the signer is the `issuer`, that the issuer is one of `anchors` (`None`: any
-/// issuer), that the credential `id` is not in `revoked`, and its validity period at `now`
-/// (`None`: not checked).
-#[uniffi::export(default(anchors = None, revoked = [], now = None))]
+/// issuer), that the credential `id` (decoded) is not in `revoked`, its validity period and
+/// the proof's `created`/`expires` at `now` (`None`: the OS clock; `check_time = false`
+/// skips them, and excludes `now`), and that the proof carries `domain` and `challenge`
+/// when given: the one composition of every surface
+/// (`concordia_host::vc::verify_credential`). An issuer or `credentialSubject.id` written
+/// with JSON escapes is `Schema`.
+#[uniffi::export(default(anchors = None, revoked = [], now = None, check_time = true, domain = None, challenge = None))]
 pub fn aip_vc_verify(
     credential_json: String,
     anchors: Option<Vec<String>>,
     revoked: Vec<String>,
     now: Option<SystemTime>,
+    check_time: bool,
+    domain: Option<String>,
+    challenge: Option<String>,
 ) -> Result<AipVerifiedCredential, AipError> {
-    let mut nodes = concordia_host::Nodes::new();
-    let doc = parse(credential_json.as_bytes(), &mut nodes)?;
+    let time = match (now, check_time) {
+        (Some(_), false) => return Err(Error::InvalidArgument("now and check_time = false exclude each other").into()),
+        (Some(t), true) => VcTime::At(timestamp(t)?),
+        (None, true) => VcTime::Clock,
+        (None, false) => VcTime::Unchecked,
+    };
     let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
     let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-    let opts = vc::VerifyOptions {
-        now: now.map(timestamp).transpose()?,
+    let policy = VcPolicy {
         anchors: anchor_refs.as_deref(),
         revoked: &revoked_refs,
+        domain: domain.as_deref(),
+        challenge: challenge.as_deref(),
+        time,
     };
-    let v = vc::verify(doc.root(), &opts)?;
+    let mut nodes = concordia_host::Nodes::new();
+    let v = verify_credential(credential_json.as_bytes(), &mut nodes, &policy)?;
     Ok(AipVerifiedCredential {
         issuer: v.issuer.to_string(),
         subject: v.subject.map(str::to_string),
@@ -764,8 +779,7 @@ pub struct AipProofVerified {
 #[uniffi::export]
 pub fn aip_vc_verify_proof(credential_json: String) -> Result<AipProofVerified, AipError> {
     let mut nodes = concordia_host::Nodes::new();
-    let doc = parse(credential_json.as_bytes(), &mut nodes)?;
-    let v = vc::verify_proof(doc.root())?;
+    let v = verify_credential_proof(credential_json.as_bytes(), &mut nodes)?;
     Ok(AipProofVerified {
         verification_method: v.verification_method.to_string(),
         public_key: v.key.as_bytes().to_vec(),

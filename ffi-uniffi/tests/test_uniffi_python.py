@@ -794,7 +794,7 @@ def test_aip_did_document_and_route():
         c.aip_parse_did_document(did_doc(BOB_DID, kp, verificationMethod=[]))
     with pytest.raises(c.AipError.Schema, match="controller"):
         c.aip_parse_did_document(did_doc(BOB_DID, kp).replace(f'"controller": "{BOB_DID}"', f'"controller": "{ALICE_DID}"', 1))
-    five = [{"id": f"{BOB_DID}#key-{i}", "type": "Multikey", "publicKeyMultibase": kp.ed25519_multibase()} for i in range(5)]
+    five = [{"id": f"{BOB_DID}#key-{i}", "controller": BOB_DID, "type": "Multikey", "publicKeyMultibase": kp.ed25519_multibase()} for i in range(5)]
     with pytest.raises(c.AipError.Limit):
         c.aip_parse_did_document(did_doc(BOB_DID, kp, verificationMethod=five))
     with pytest.raises(c.AipError.Input):
@@ -1019,6 +1019,33 @@ def test_aip_vc_verify_proof():
         c.aip_vc_verify_proof(json.dumps(other))
 
 
+def test_aip_vc_verify_decoded_ids_proof_options_and_the_clock():
+    """Issue 32: the escaped revoked id, the escaped subject, domain/challenge, the clock
+    by default (now=None) and off only by name (check_time=False)."""
+    issuer = aip_keys("registry").signing_key()
+    did = c.aip_did_key(issuer)
+    signed = c.aip_vc_issue(issuer, credential(did, validUntil="2099-01-01T00:00:00Z"), "2026-01-01T00:00:00Z")
+    rid = "urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33"
+    escaped = signed.replace("urn:uuid:5", "urn:uuid:\\u0035", 1)
+    assert escaped != signed
+    assert c.aip_vc_verify(escaped).subject == ALICE_DID
+    with pytest.raises(c.AipError.Binding, match="revoked"):
+        c.aip_vc_verify(escaped, revoked=[rid])
+    with pytest.raises(c.AipError.Schema, match="credentialSubject.id must be written without JSON escapes"):
+        c.aip_vc_verify(signed.replace(ALICE_DID, "\\u0064" + ALICE_DID[1:], 1))
+    with pytest.raises(c.AipError.Binding, match="domain"):
+        c.aip_vc_verify(signed, domain="example.org")
+    with pytest.raises(c.AipError.Binding, match="challenge"):
+        c.aip_vc_verify(signed, challenge="n-0S6")
+    expired = c.aip_vc_issue(issuer, credential(did, validUntil="2026-02-01T00:00:00Z"), "2026-01-01T00:00:00Z")
+    with pytest.raises(c.AipError.Temporal, match="expired"):
+        c.aip_vc_verify(expired)  # the clock by default
+    assert c.aip_vc_verify(expired, check_time=False).issuer == did
+    assert c.aip_vc_verify(expired, now=dt.datetime(2026, 1, 15, tzinfo=UTC)).issuer == did
+    with pytest.raises(c.AipError.Input):
+        c.aip_vc_verify(expired, now=dt.datetime(2026, 1, 15, tzinfo=UTC), check_time=False)
+
+
 def test_consensus_room_outcome_matches_cli(tmp_path):
     room = json.loads((EXAMPLES / "consensus" / "room.json").read_text())
     stale = json.loads(json.dumps(room))
@@ -1188,7 +1215,7 @@ def credential(issuer: str, **extra) -> str:
         "type": ["VerifiableCredential", "AgentMembershipCredential"],
         "issuer": issuer,
         "validFrom": "2026-01-01T00:00:00Z",
-        "validUntil": "2027-01-01T00:00:00Z",
+        "validUntil": "2099-01-01T00:00:00Z",
         "credentialSubject": {"id": ALICE_DID, "memberOf": "aigentix.org"},
     }
     vc.update(extra)
@@ -1218,7 +1245,7 @@ def test_aip_verifiable_credentials(tmp_path):
     with pytest.raises(c.AipError.Binding, match="revoked"):
         c.aip_vc_verify(signed, revoked=["urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33"])
     with pytest.raises(c.AipError.Temporal, match="expired"):
-        c.aip_vc_verify(signed, now=dt.datetime(2027, 1, 1, 0, 0, 1, tzinfo=UTC))
+        c.aip_vc_verify(signed, now=dt.datetime(2099, 1, 1, 0, 0, 1, tzinfo=UTC))
     with pytest.raises(c.AipError.Temporal, match="not yet valid"):
         c.aip_vc_verify(signed, now=dt.datetime(2025, 12, 31, tzinfo=UTC))
     tampered = json.loads(signed)

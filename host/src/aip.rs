@@ -205,10 +205,11 @@ impl KeyFile {
 mod secret_tests;
 
 /// The `type` of an envelope sealed without one: the message's own `type` member when it
-/// is a string, else `aip.message` (what `concordia aip seal` writes).
+/// is a string (decoded: an escaped spelling is the same type), else `aip.message` (what
+/// `concordia aip seal` writes).
 #[must_use]
-pub fn default_type<'a>(message: Value<'a>) -> &'a str {
-    message.get("type").and_then(|v| v.as_plain_str()).unwrap_or("aip.message")
+pub fn default_type(message: Value<'_>) -> String {
+    message.get("type").and_then(crate::string_value).unwrap_or_else(|| "aip.message".into())
 }
 
 /// The endpoint a DID Document gets when none is given: the relay of the subject's

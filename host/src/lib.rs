@@ -16,6 +16,8 @@
 //!   [`Error::Limit`]` { kind: `[`Limit::Memory`]` }`, which each wrapper maps to its own
 //!   error (CLI exit 2, Python `MemoryError`, C `CONCORDIA_LIMIT_MEMORY`);
 //! * **growable output** ([`VecSink`], [`write_vec`], [`canonical`]);
+//! * **the one composition of credential verification** ([`vc::verify_credential`]: one
+//!   policy, the clock read here by default);
 //! * **key maps parsed once** ([`KeyMap`]) and **the host session type** ([`HostSession`]);
 //! * **input of any size** ([`read_all`]: fallible growth, an optional cap) and **streaming
 //!   of top-level arrays and JSON Lines** ([`ArrayReader`]: one element at a time, memory
@@ -49,6 +51,7 @@ pub mod replay;
 pub mod store;
 pub mod stream;
 pub mod transcript;
+pub mod vc;
 
 pub use read::{read_all, ReadError};
 pub use replay::{HostReplayWindow, ReplayStore};
@@ -245,6 +248,14 @@ pub fn write_vec(initial: usize, mut write: impl FnMut(&mut [u8]) -> Result<usiz
         }
     }
     Err(Error::BufferTooSmall { needed: buf.len() })
+}
+
+/// The decoded value of a JSON string (escapes resolved: `"\u0030"` is `"0"`), `None`
+/// for any other value: how a host reads a string it compares or stores, so that no
+/// spelling of it reads as absent or as another value.
+#[must_use]
+pub fn string_value(value: Value<'_>) -> Option<String> {
+    value.as_str().map(|s| s.chars().collect())
 }
 
 /// The RFC 8785 canonical form of `value`, in a buffer of exactly its size.

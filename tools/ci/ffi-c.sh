@@ -87,11 +87,11 @@ pkg_config_build() {
     echo "==> README pkg-config block in a clean environment"
     env -i PATH="$PATH" HOME="$HOME" ${CARGO_HOME:+CARGO_HOME="$CARGO_HOME"} ${RUSTUP_HOME:+RUSTUP_HOME="$RUSTUP_HOME"} \
         bash -euo pipefail -c "$block"
-    if ! ldd target/app-shared | grep -q "libconcordia.so => $root/target/release/libconcordia.so"; then
+    if ! grep -q "libconcordia.so => $root/target/release/libconcordia.so" <<<"$(ldd target/app-shared)"; then
         echo "target/app-shared does not load target/release/libconcordia.so" >&2
         exit 1
     fi
-    if ldd target/app-static | grep -q libconcordia; then
+    if grep -q libconcordia <<<"$(ldd target/app-static)"; then
         echo "target/app-static is not linked statically" >&2
         exit 1
     fi

@@ -58,6 +58,6 @@ cp "$uniffi_lib" "$work/uniffi/"
 CONCORDIA_CLI="$cli" CONCORDIA_FFI_LIB="$ffi_lib" CONCORDIA_UNIFFI_PY="$work/uniffi" \
     step "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir=tests-py/verdict \
     --confcutdir=tests-py/verdict tests-py/verdict/cross_surface_verdict.py tests-py/verdict/es256_verdict.py \
-    tests-py/verdict/aip_open_verdict.py
+    tests-py/verdict/aip_open_verdict.py tests-py/verdict/vc_verdict.py
 
 echo "==> tools/ci/verdict.sh passed in $((SECONDS - started))s"

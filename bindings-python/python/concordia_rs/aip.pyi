@@ -146,7 +146,16 @@ def vc_verify(
     anchors: Optional[Iterable[str]] = None,
     revoked: Optional[Iterable[str]] = None,
     now: _Time = None,
-) -> dict[str, Any]: ...
+    check_time: bool = True,
+    domain: Optional[str] = None,
+    challenge: Optional[str] = None,
+) -> dict[str, Any]:
+    """The proof, the issuer binding, `anchors`, `revoked` (ids compared decoded), the
+    validity period and the proof's created/expires at `now` (default: the OS clock;
+    `check_time=False` skips them, and excludes `now`), and the proof's `domain` and
+    `challenge` when given (Binding errors). An issuer or credentialSubject.id written with
+    JSON escapes is a SchemaError."""
+    ...
 def vc_verify_proof(credential: _Doc) -> dict[str, Any]: ...
 def trust_ceiling(
     subject: str, edges: Iterable[Union[tuple[str, str], tuple[str, str, bool]]], anchors: Iterable[str]

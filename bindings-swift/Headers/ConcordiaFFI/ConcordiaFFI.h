@@ -755,7 +755,7 @@ RustBuffer uniffi_concordia_uniffi_fn_func_aip_vc_issue(uint64_t key_pair, RustB
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_VC_VERIFY
 #define UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_VC_VERIFY
-RustBuffer uniffi_concordia_uniffi_fn_func_aip_vc_verify(RustBuffer credential_json, RustBuffer anchors, RustBuffer revoked, RustBuffer now, RustCallStatus *_Nonnull out_status
+RustBuffer uniffi_concordia_uniffi_fn_func_aip_vc_verify(RustBuffer credential_json, RustBuffer anchors, RustBuffer revoked, RustBuffer now, int8_t check_time, RustBuffer domain, RustBuffer challenge, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_CONCORDIA_UNIFFI_FN_FUNC_AIP_VC_VERIFY_PROOF

@@ -7489,17 +7489,24 @@ public func aipVcIssue(keyPair: KeyPair, credentialJson: String, created: String
 /**
  * Verifies the `eddsa-jcs-2022` proof of a credential (the `did:key` resolved locally),
  * that the signer is the `issuer`, that the issuer is one of `anchors` (`None`: any
- * issuer), that the credential `id` is not in `revoked`, and its validity period at `now`
- * (`None`: not checked).
+ * issuer), that the credential `id` (decoded) is not in `revoked`, its validity period and
+ * the proof's `created`/`expires` at `now` (`None`: the OS clock; `check_time = false`
+ * skips them, and excludes `now`), and that the proof carries `domain` and `challenge`
+ * when given: the one composition of every surface
+ * (`concordia_host::vc::verify_credential`). An issuer or `credentialSubject.id` written
+ * with JSON escapes is `Schema`.
  */
-public func aipVcVerify(credentialJson: String, anchors: [String]? = nil, revoked: [String] = [], now: Date? = nil)throws  -> AipVerifiedCredential  {
+public func aipVcVerify(credentialJson: String, anchors: [String]? = nil, revoked: [String] = [], now: Date? = nil, checkTime: Bool = true, domain: String? = nil, challenge: String? = nil)throws  -> AipVerifiedCredential  {
     return try  FfiConverterTypeAipVerifiedCredential_lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
     uniffi_concordia_uniffi_fn_func_aip_vc_verify(
         FfiConverterString.lower(credentialJson),
         FfiConverterOptionSequenceString.lower(anchors),
         FfiConverterSequenceString.lower(revoked),
-        FfiConverterOptionTimestamp.lower(now),uniffiCallStatus
+        FfiConverterOptionTimestamp.lower(now),
+        FfiConverterBool.lower(checkTime),
+        FfiConverterOptionString.lower(domain),
+        FfiConverterOptionString.lower(challenge),uniffiCallStatus
     )
 })
 }
@@ -7879,7 +7886,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_aip_vc_issue() != 48101) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_aip_vc_verify() != 40555) {
+    if (uniffi_concordia_uniffi_checksum_func_aip_vc_verify() != 31479) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_aip_vc_verify_proof() != 38733) {

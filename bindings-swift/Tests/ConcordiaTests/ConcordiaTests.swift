@@ -454,7 +454,7 @@ private func credential(_ issuer: String) throws -> String {
         "type": ["VerifiableCredential", "AgentMembershipCredential"],
         "issuer": issuer,
         "validFrom": "2026-01-01T00:00:00Z",
-        "validUntil": "2027-01-01T00:00:00Z",
+        "validUntil": "2099-01-01T00:00:00Z",
         "credentialSubject": ["id": aliceDid, "memberOf": "aigentix.org"],
     ] as [String: Any])
 }
@@ -541,7 +541,7 @@ final class AipTests: XCTestCase {
         assertThrows(AipError.Schema) {
             _ = try aipParseDidDocument(didDocumentJson: try didDoc(bobDid, kp, extra: ["verificationMethod": [Any]()]))
         }
-        let five = (0..<5).map { ["id": "\(bobDid)#key-\($0)", "type": "Multikey", "publicKeyMultibase": kp.ed25519Multibase()] }
+        let five = (0..<5).map { ["id": "\(bobDid)#key-\($0)", "controller": bobDid, "type": "Multikey", "publicKeyMultibase": kp.ed25519Multibase()] }
         assertThrows(AipError.Limit) { _ = try aipParseDidDocument(didDocumentJson: try didDoc(bobDid, kp, extra: ["verificationMethod": five])) }
         assertThrows(AipError.Input) { _ = try aipParseDidDocument(didDocumentJson: try didDoc(bobDid, kp, extra: ["id": "did:web:etagi.ru"])) }
         assertThrows(AipError.Input) { _ = try aipParseDidDocument(didDocumentJson: #"{"id": "#) }
@@ -682,7 +682,7 @@ final class AipTests: XCTestCase {
             _ = try aipVcVerify(credentialJson: signed, revoked: ["urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33"])
         }
         assertThrows(AipError.Temporal) {
-            _ = try aipVcVerify(credentialJson: signed, now: Date(timeIntervalSince1970: 1_798_761_601))  // 2027-01-01T00:00:01Z
+            _ = try aipVcVerify(credentialJson: signed, now: Date(timeIntervalSince1970: 4_070_908_801))  // 2099-01-01T00:00:01Z
         }
         var tampered = try json(signed)
         tampered["credentialSubject"] = ["id": bobDid, "memberOf": "aigentix.org"]

@@ -24,16 +24,22 @@
 //! * Keys are `publicKeyMultibase` multikeys (`z` + base58btc of the multicodec prefix
 //!   and 32 key bytes): Ed25519 (`0xed 0x01`, `z6Mk...`) in `verificationMethod`, X25519
 //!   (`0xec 0x01`, `z6LS...`) in `keyAgreement`. An entry whose multikey is of the other
-//!   kind, or whose `controller` is not the document's `id`, is an error; entries without
-//!   `publicKeyMultibase` (JWK, references by string) are skipped. At most
-//!   [`MAX_KEYS`] of each kind.
+//!   kind is an error; entries without `publicKeyMultibase` (JWK) and references by
+//!   string are not read as keys. At most [`MAX_KEYS`] keys of each kind.
+//! * Every embedded verification method (an object in `verificationMethod` or
+//!   `keyAgreement`, JWK ones included) must have an `id` (a string) and a `controller`
+//!   equal to the document's `id` (DID Core §5.2.1 requires both), and no two of them,
+//!   across both lists, may have the same `id`: compared decoded, a relative `#fragment`
+//!   resolved against the document's `id`. Otherwise a second entry could claim a key's
+//!   `id` (or come with no controller) and let another key act as the subject. At most
+//!   [`MAX_METHODS`] embedded methods in each list (the uniqueness check is pairwise).
 //! * At least one Ed25519 key is required (envelopes are verified with it).
 //!
 //! Route selection ([`select_route`]): direct when `route_mode` is `direct` and the
 //! caller reports the endpoint reachable, relay otherwise.
 
 use crate::error::{Error, Limit, Result};
-use crate::json::{self, Kind, Node, Value};
+use crate::json::{self, Kind, Node, Str, Value};
 use crate::sign::PublicKey;
 use crate::sink::Sink;
 
@@ -44,6 +50,9 @@ use super::hpke::X25519PublicKey;
 pub const PREFIX: &str = "did:aip:";
 /// Most keys of each kind a document may list.
 pub const MAX_KEYS: usize = 4;
+/// Most embedded verification methods (objects) each of `verificationMethod` and
+/// `keyAgreement` may list.
+pub const MAX_METHODS: usize = 16;
 /// Longest endpoint URL.
 pub const MAX_ENDPOINT: usize = 2048;
 /// Multicodec prefix of an X25519 public key (varint of 0xec).
@@ -100,8 +109,10 @@ pub struct DidDocument<'a> {
 
 pub use crate::did_key::{decode_multikey, encode_multikey};
 
-fn plain<'a>(v: Option<Value<'a>>, what: &'static str) -> Result<&'a str> {
-    v.ok_or(Error::Schema(what))?.as_plain_str().ok_or(Error::Schema(what))
+/// A string member returned borrowed: `what` when missing or not a string, `escaped`
+/// (naming the member) when written with a JSON escape, never read as absent.
+fn plain<'a>(v: Option<Value<'a>>, what: &'static str, escaped: &'static str) -> Result<&'a str> {
+    v.and_then(|v| v.as_str()).ok_or(Error::Schema(what))?.as_plain().ok_or(Error::Schema(escaped))
 }
 
 fn check_endpoint(url: &str) -> Result<()> {
@@ -116,29 +127,62 @@ fn check_endpoint(url: &str) -> Result<()> {
     Ok(())
 }
 
+/// The decoded characters of a verification method id, a relative `#fragment` resolved
+/// against the document's `id`.
+fn resolved<'a>(method_id: Str<'a>, doc_id: &'a str) -> impl Iterator<Item = char> + 'a {
+    let relative = method_id.chars().next() == Some('#');
+    doc_id.chars().filter(move |_| relative).chain(method_id.chars())
+}
+
+/// Checks the embedded verification methods of both lists: each has a string `id` and a
+/// `controller` that is the document's `id`, and no two ids are the same (decoded).
+fn check_methods(doc: Value<'_>, doc_id: &str) -> Result<()> {
+    let lists = ["verificationMethod", "keyAgreement"].map(|m| doc.get(m));
+    for list in lists.iter().flatten() {
+        if list.kind() != Kind::Array {
+            return Err(Error::Schema("verificationMethod and keyAgreement must be arrays"));
+        }
+        if list.elements().filter(|e| e.kind() == Kind::Object).count() > MAX_METHODS {
+            return Err(Error::limit(Limit::Capacity, list.offset()));
+        }
+    }
+    let methods = || lists.iter().flatten().flat_map(|l| l.elements()).filter(|e| e.kind() == Kind::Object);
+    for (i, entry) in methods().enumerate() {
+        let id = entry
+            .get("id")
+            .ok_or(Error::Schema("verification method id missing"))?
+            .as_str()
+            .ok_or(Error::Schema("verification method id must be a string"))?;
+        match entry.get("controller") {
+            None => return Err(Error::Schema("verification method controller missing")),
+            Some(c) if !c.is_str(doc_id) => return Err(Error::Schema("key controller must be the document id")),
+            Some(_) => {}
+        }
+        let same = |other: Value<'_>| {
+            other.get("id").and_then(|o| o.as_str()).is_some_and(|o| resolved(o, doc_id).eq(resolved(id, doc_id)))
+        };
+        if methods().take(i).any(same) {
+            return Err(Error::Schema("verification method ids must be unique"));
+        }
+    }
+    Ok(())
+}
+
 fn keys_of<'a, const N: usize, T>(
     doc: Value<'a>,
     member: &str,
-    id: &str,
     codec: [u8; 2],
     make: impl Fn([u8; 32]) -> Result<T>,
     out: &mut heapless::Vec<T, N>,
 ) -> Result<()> {
     let Some(list) = doc.get(member) else { return Ok(()) };
-    if list.kind() != Kind::Array {
-        return Err(Error::Schema("verificationMethod and keyAgreement must be arrays"));
-    }
     for entry in list.elements() {
         if entry.kind() != Kind::Object {
             continue; // a reference by string: not part of the subset
         }
         let Some(mb) = entry.get("publicKeyMultibase") else { continue };
-        if let Some(c) = entry.get("controller") {
-            if !c.is_str(id) {
-                return Err(Error::Schema("key controller must be the document id"));
-            }
-        }
-        let text = mb.as_plain_str().ok_or(Error::Schema("publicKeyMultibase must be a string"))?;
+        let text = mb.as_str().ok_or(Error::Schema("publicKeyMultibase must be a string"))?;
+        let text = text.as_plain().ok_or(Error::Schema("publicKeyMultibase must be written without JSON escapes"))?;
         let key = make(decode_multikey(text, codec)?)?;
         out.push(key).map_err(|_| Error::limit(Limit::Capacity, entry.offset()))?;
     }
@@ -155,26 +199,31 @@ pub fn document_from_value(doc: Value<'_>) -> Result<DidDocument<'_>> {
     if doc.kind() != Kind::Object {
         return Err(Error::Schema("DID Document must be an object"));
     }
-    let id = plain(doc.get("id"), "DID Document id must be a string")?;
+    let id = plain(
+        doc.get("id"),
+        "DID Document id must be a string",
+        "DID Document id must be written without JSON escapes",
+    )?;
     let subject = parse_did(id)?;
     let route_mode = match doc.get("route_mode") {
         Some(v) if v.is_str("direct") => RouteMode::Direct,
         Some(v) if v.is_str("relay") => RouteMode::Relay,
         _ => return Err(Error::Schema("route_mode must be \"direct\" or \"relay\"")),
     };
-    let endpoint = plain(doc.get("endpoint"), "endpoint must be a string without escapes")?;
+    let endpoint =
+        plain(doc.get("endpoint"), "endpoint must be a string", "endpoint must be written without JSON escapes")?;
     check_endpoint(endpoint)?;
+    check_methods(doc, id)?;
     let mut signing_keys = heapless::Vec::new();
     keys_of(
         doc,
         "verificationMethod",
-        id,
         crate::did_key::ED25519_MULTICODEC,
         |k| PublicKey::from_bytes(&k),
         &mut signing_keys,
     )?;
     let mut agreement_keys = heapless::Vec::new();
-    keys_of(doc, "keyAgreement", id, X25519_MULTICODEC, |k| Ok(X25519PublicKey(k)), &mut agreement_keys)?;
+    keys_of(doc, "keyAgreement", X25519_MULTICODEC, |k| Ok(X25519PublicKey(k)), &mut agreement_keys)?;
     if signing_keys.is_empty() {
         return Err(Error::Schema("DID Document has no Ed25519 verification key"));
     }

@@ -440,3 +440,9 @@ fn x25519_secret_erases_itself() {
 
 #[path = "tests_replay_store.rs"]
 mod replay_store;
+
+#[path = "tests_vc.rs"]
+mod vc_options;
+
+#[path = "tests_did.rs"]
+mod did_methods;

@@ -553,7 +553,7 @@ fn vc_issue_verify_and_tamper() {
     assert!(signed.contains("\"proofValue\":\"z"));
     let anchors = [did.as_str()];
     let now = Some(crate::time::parse_datetime("2026-06-01T00:00:00Z").unwrap());
-    let opts = VerifyOptions { now, anchors: Some(&anchors), revoked: &[] };
+    let opts = VerifyOptions { now, anchors: Some(&anchors), revoked: &[], ..VerifyOptions::default() };
     verify(&signed, &opts).unwrap();
     let mut nodes = vec![Node::EMPTY; signed.len()];
     let v = vc::verify(json::parse(signed.as_bytes(), &mut nodes).unwrap().root(), &opts).unwrap();

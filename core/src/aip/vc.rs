@@ -19,8 +19,29 @@
 //! be equal, and rejects otherwise (fail closed). One proof (an object), not proof sets.
 //! Beyond the signature, [`verify`] checks that the verification method's DID is the
 //! `issuer`, that the issuer is a caller-supplied trust anchor, that the credential `id`
-//! is not in the caller's revocation list, and the validity period against `now`
-//! (`validFrom`/`validUntil`, and the VC 1.1 `issuanceDate`/`expirationDate`).
+//! is not in the caller's revocation list, the validity period against `now`
+//! (`validFrom`/`validUntil`, and the VC 1.1 `issuanceDate`/`expirationDate`), and the
+//! proof's own options (Data Integrity §2.1): a proof past its `expires`, or `created`
+//! more than [`MAX_FUTURE_SKEW`] seconds after `now`, is refused; a proof whose `expires`
+//! is before its `created` is refused even without `now` ([`verify_proof`] checks that
+//! too); and a caller may require a `domain` and a `challenge`.
+//!
+//! **Domain and challenge.** When [`VerifyOptions::domain`] is set, the proof's `domain`
+//! (a string, or an array of strings: Data Integrity's "unordered set") must contain it;
+//! when [`VerifyOptions::challenge`] is set, the proof's `challenge` must equal it; both
+//! compared decoded, both [`Error::Binding`] otherwise. A proof that carries a `domain` or
+//! `challenge` the caller did not ask for is accepted: Data Integrity's verification
+//! algorithm raises `INVALID_DOMAIN_ERROR` / `INVALID_CHALLENGE_ERROR` only "if
+//! options.domain [or challenge] is set" and does not match, and the members are signed,
+//! so they cannot be added or changed without breaking the proof.
+//!
+//! **Decoded strings.** Every string this module compares or returns is read decoded, or
+//! refused when it is written with JSON escapes: revocation compares the decoded `id`
+//! with each revoked id (`"urn:uuid:\u0030..."` is `"urn:uuid:0..."`); the members
+//! returned as borrowed text ([`Verified::issuer`], [`Verified::subject`],
+//! [`ProofVerified::verification_method`]) and `proofValue` are refused with an
+//! [`Error::Schema`] naming the member when they hold an escape, never read as absent;
+//! dates are decoded into a stack buffer before they are parsed.
 
 use crate::digest::{self, Sha256Sink};
 use crate::encoding;
@@ -32,7 +53,8 @@ use crate::sign::{self, KeyPair, PublicKey, Signature};
 use crate::sink::{CountSink, Sink, SliceSink};
 use crate::time::Timestamp;
 
-use super::envelope::parse_rfc3339;
+use super::envelope::{parse_rfc3339, MAX_CREATED_AT};
+pub use super::replay::MAX_FUTURE_SKEW;
 
 /// The cryptosuite name.
 pub const CRYPTOSUITE: &str = "eddsa-jcs-2022";
@@ -60,10 +82,18 @@ fn key_of_method(vm: &str) -> Result<PublicKey> {
     crate::did_key::decode(did)
 }
 
+/// The text of a string member that is returned borrowed: a string without escapes.
+/// `not_string` for any other value, `escaped` (naming the member) for a string written
+/// with a JSON escape: never `None`, so that an escaped spelling cannot read as absent.
+fn unescaped<'a>(v: Value<'a>, not_string: &'static str, escaped: &'static str) -> Result<&'a str> {
+    let s = v.as_str().ok_or(Error::Schema(not_string))?;
+    s.as_plain().ok_or(Error::Schema(escaped))
+}
+
 fn issuer_of(doc: Value<'_>) -> Result<&str> {
     let v = doc.get("issuer").ok_or(Error::Schema("issuer missing"))?;
     let v = if v.kind() == Kind::Object { v.get("id").ok_or(Error::Schema("issuer.id missing"))? } else { v };
-    v.as_plain_str().ok_or(Error::Schema("issuer must be a string or an object with an id"))
+    unescaped(v, "issuer must be a string or an object with an id", "issuer must be written without JSON escapes")
 }
 
 struct ProofFields<'a> {
@@ -158,12 +188,18 @@ pub fn issue(credential: Value<'_>, key: &KeyPair, created: Option<&str>, out: &
 /// What a verification needs besides the credential.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct VerifyOptions<'a> {
-    /// Check the validity period at this instant (`None`: not checked).
+    /// Check the validity period and the proof's `created`/`expires` at this instant
+    /// (`None`: not checked; hosts pass their clock, see `concordia_host::vc`).
     pub now: Option<Timestamp>,
-    /// Accept only these issuer DIDs (`None`: any issuer whose signature verifies).
+    /// Accept only these issuer DIDs (`None`: any issuer whose signature verifies),
+    /// compared with the issuer as written (an escaped issuer is refused).
     pub anchors: Option<&'a [&'a str]>,
-    /// Credential `id`s that have been revoked.
+    /// Credential `id`s that have been revoked, compared with the decoded `id`.
     pub revoked: &'a [&'a str],
+    /// Require the proof's `domain` to be (or, for an array, to contain) this value.
+    pub domain: Option<&'a str>,
+    /// Require the proof's `challenge` to be this value.
+    pub challenge: Option<&'a str>,
 }
 
 /// A verified credential.
@@ -177,14 +213,37 @@ pub struct Verified<'a> {
     pub key: PublicKey,
 }
 
-fn proof_str<'a>(proof: Value<'a>, name: &'static str) -> Result<&'a str> {
-    proof.get(name).and_then(|v| v.as_plain_str()).ok_or(Error::Schema(name))
+/// An RFC 3339 date member, decoded (escapes and all) into a stack buffer and parsed.
+fn time_of(doc: Value<'_>, name: &str, not_string: &'static str) -> Result<Option<Timestamp>> {
+    let Some(v) = doc.get(name) else { return Ok(None) };
+    let s = v.as_str().ok_or(Error::Schema(not_string))?;
+    let mut buf = [0u8; MAX_CREATED_AT];
+    // A decoded text longer than the buffer is longer than any date parse_rfc3339 accepts.
+    let text = match s.as_plain() {
+        Some(t) => t,
+        None => s.decode_into(&mut buf).map_err(|_| Error::Schema(not_string))?,
+    };
+    parse_rfc3339(text).map(Some)
 }
 
-fn time_of(doc: Value<'_>, name: &str) -> Result<Option<Timestamp>> {
-    match doc.get(name) {
-        None => Ok(None),
-        Some(v) => parse_rfc3339(v.as_plain_str().ok_or(Error::Schema("validity dates must be strings"))?).map(Some),
+/// The proof's `created` and `expires`, and the one rule that needs no clock: a proof
+/// cannot expire before it was created.
+fn proof_times(proof: Value<'_>) -> Result<(Option<Timestamp>, Option<Timestamp>)> {
+    let created = time_of(proof, "created", "proof created must be a date-time string")?;
+    let expires = time_of(proof, "expires", "proof expires must be a date-time string")?;
+    if let (Some(c), Some(e)) = (created, expires) {
+        if e < c {
+            return Err(Error::Temporal("proof expires before it was created"));
+        }
+    }
+    Ok((created, expires))
+}
+
+/// `domain` is a string or an array of strings; true when it is or contains `want`.
+fn domain_matches(v: Value<'_>, want: &str) -> bool {
+    match v.kind() {
+        Kind::Array => v.elements().any(|d| d.is_str(want)),
+        _ => v.is_str(want),
     }
 }
 
@@ -227,12 +286,18 @@ pub fn verify_proof(credential: Value<'_>) -> Result<ProofVerified<'_>> {
             return Err(Error::Schema("proof @context must equal the credential @context"));
         }
     }
-    if let Some(c) = proof.get("created") {
-        parse_rfc3339(c.as_plain_str().ok_or(Error::Schema("created"))?)?;
-    }
-    let verification_method = proof_str(proof, "verificationMethod")?;
+    proof_times(proof)?;
+    let verification_method = unescaped(
+        proof.get("verificationMethod").ok_or(Error::Schema("verificationMethod"))?,
+        "verificationMethod",
+        "verificationMethod must be written without JSON escapes",
+    )?;
     let key = key_of_method(verification_method)?;
-    let pv = proof_str(proof, "proofValue")?;
+    let pv = unescaped(
+        proof.get("proofValue").ok_or(Error::Schema("proofValue"))?,
+        "proofValue",
+        "proofValue must be written without JSON escapes",
+    )?;
     let b58 = pv.strip_prefix('z').ok_or(Error::Encoding("proofValue must be multibase base58btc"))?;
     let mut sig = [0u8; 80];
     if b58.len() > 100 {
@@ -249,10 +314,15 @@ pub fn verify_proof(credential: Value<'_>) -> Result<ProofVerified<'_>> {
 /// listed in the module documentation.
 ///
 /// # Errors
-/// [`Error::Schema`] for a malformed credential or proof; [`Error::Encoding`] for a bad
-/// key or `proofValue`; [`Error::Signature`] when the proof does not verify (any change to
-/// any member); [`Error::Binding`] when the signer is not the issuer, the issuer is not an
-/// anchor, or the credential is revoked; [`Error::Temporal`] outside the validity period.
+/// [`Error::Schema`] for a malformed credential or proof (an `issuer`,
+/// `credentialSubject.id`, `verificationMethod` or `proofValue` written with JSON escapes
+/// included, the message naming the member); [`Error::Encoding`] for a bad key or
+/// `proofValue`; [`Error::Signature`] when the proof does not verify (any change to any
+/// member); [`Error::Binding`] when the signer is not the issuer, the issuer is not an
+/// anchor, the credential is revoked, or a required `domain`/`challenge` is missing or
+/// different; [`Error::Temporal`] outside the validity period, for a proof past its
+/// `expires`, created more than [`MAX_FUTURE_SKEW`] seconds after `now`, or expiring
+/// before it was created.
 pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Verified<'a>> {
     let key = verify_proof(credential)?.key;
     let issuer = issuer_of(credential)?;
@@ -264,13 +334,28 @@ pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Ver
             return Err(Error::Binding("issuer is not a trust anchor"));
         }
     }
-    if let Some(id) = credential.get("id").and_then(|v| v.as_plain_str()) {
-        if opts.revoked.contains(&id) {
+    if let Some(id) = credential.get("id") {
+        let id = id.as_str().ok_or(Error::Schema("credential id must be a string"))?;
+        if opts.revoked.iter().any(|r| id.eq_str(r)) {
             return Err(Error::Binding("credential is revoked"));
         }
     }
-    let from = time_of(credential, "validFrom")?.or(time_of(credential, "issuanceDate")?);
-    let until = time_of(credential, "validUntil")?.or(time_of(credential, "expirationDate")?);
+    // verify_proof has checked that the proof is an object.
+    let proof = credential.get("proof").ok_or(Error::Schema("proof missing"))?;
+    if let Some(want) = opts.domain {
+        if !proof.get("domain").is_some_and(|d| domain_matches(d, want)) {
+            return Err(Error::Binding("proof domain is missing or not the required one"));
+        }
+    }
+    if let Some(want) = opts.challenge {
+        if !proof.get("challenge").is_some_and(|c| c.is_str(want)) {
+            return Err(Error::Binding("proof challenge is missing or not the required one"));
+        }
+    }
+    let (created, expires) = proof_times(proof)?;
+    const NOT_DATE: &str = "validity dates must be date-time strings";
+    let from = time_of(credential, "validFrom", NOT_DATE)?.or(time_of(credential, "issuanceDate", NOT_DATE)?);
+    let until = time_of(credential, "validUntil", NOT_DATE)?.or(time_of(credential, "expirationDate", NOT_DATE)?);
     if let Some(now) = opts.now {
         if from.is_some_and(|f| now < f) {
             return Err(Error::Temporal("credential is not yet valid"));
@@ -278,7 +363,20 @@ pub fn verify<'a>(credential: Value<'a>, opts: &VerifyOptions<'_>) -> Result<Ver
         if until.is_some_and(|u| now > u) {
             return Err(Error::Temporal("credential has expired"));
         }
+        if expires.is_some_and(|e| now > e) {
+            return Err(Error::Temporal("proof has expired"));
+        }
+        if created.is_some_and(|c| now.add_seconds(MAX_FUTURE_SKEW).is_ok_and(|latest| c > latest)) {
+            return Err(Error::Temporal("proof created in the future"));
+        }
     }
-    let subject = credential.get("credentialSubject").and_then(|s| s.get("id")).and_then(|v| v.as_plain_str());
+    let subject = match credential.get("credentialSubject").and_then(|s| s.get("id")) {
+        None => None,
+        Some(v) => Some(unescaped(
+            v,
+            "credentialSubject.id must be a string",
+            "credentialSubject.id must be written without JSON escapes",
+        )?),
+    };
     Ok(Verified { issuer, subject, key })
 }

@@ -154,7 +154,10 @@ impl<'a> Command<'a> {
     /// Reads the four command members of an object that may hold others.
     pub(crate) fn from_fields(value: Value<'a>) -> Result<Self> {
         let get = |k: &'static str| value.get(k).ok_or(Error::Schema(k));
-        let action = get("action")?.as_plain_str().ok_or(Error::Schema("action")).and_then(Action::parse)?;
+        let plain = |k: &'static str, escaped: &'static str| {
+            get(k)?.as_str().ok_or(Error::Schema(k))?.as_plain().ok_or(Error::Schema(escaped))
+        };
+        let action = plain("action", "action must be written without JSON escapes").and_then(Action::parse)?;
         let body = get("body")?;
         let text = body.as_str().ok_or(Error::Schema("body"))?;
         check_body(action, utf16_len(text.chars()))?;
@@ -164,7 +167,10 @@ impl<'a> Command<'a> {
             _ => return Err(Error::Schema("revision")),
         };
         check_revision(revision)?;
-        let digest = get("digest")?.as_plain_str().ok_or(Error::Encoding("command digest"))?;
+        let digest = match get("digest")?.as_str() {
+            None => return Err(Error::Encoding("command digest")),
+            Some(d) => d.as_plain().ok_or(Error::Schema("digest must be written without JSON escapes"))?,
+        };
         Ok(Command { action, body: Body::Json(body), revision, digest: HexDigest::normalize(digest)? })
     }
 

@@ -33,7 +33,7 @@ use super::command::{validate_idempotency_key, Action, Command};
 use super::Outcome;
 
 mod json;
-pub use self::json::{events, load, EventRecord};
+pub use self::json::{events, load, EventRecord, ESCAPED};
 
 /// Smallest roster.
 pub const MIN_ROSTER: usize = 2;

@@ -436,6 +436,25 @@ static void test_aip_keys_and_documents(void) {
     EXPECT(concordia_aip_did_document_parse(U(doc), strlen(doc), NULL), CONCORDIA_NULL_ARGUMENT);
     EXPECT(concordia_aip_did_document_parse(U("{}"), 2, &info), CONCORDIA_SCHEMA);
     EXPECT(concordia_aip_did_document_parse(U("[1,"), 3, &info), CONCORDIA_JSON_UNEXPECTED_END);
+    /* issue 32: a verification method without controller, or two with one id (decoded) */
+    {
+        const char *vm = strstr(doc, "\"verificationMethod\":[{\"controller\":\"");
+        char *bad = malloc(strlen(doc) + 256);
+        size_t pre, ctl;
+        CHECK(vm != NULL && bad != NULL);
+        pre = (size_t)(vm - doc) + strlen("\"verificationMethod\":[{");
+        ctl = strlen("\"controller\":\"" ALICE "\",");
+        memcpy(bad, doc, pre);
+        strcpy(bad + pre, doc + pre + ctl);
+        EXPECT(concordia_aip_did_document_parse(U(bad), strlen(bad), &info), CONCORDIA_SCHEMA);
+        CHECK(strstr(last_detail(), "controller missing") != NULL);
+        memcpy(bad, doc, pre);
+        strcpy(bad + pre, "\"controller\":\"" ALICE "\",\"id\":\"" ALICE "#\\u006bey-1\",\"type\":\"JsonWebKey\"},{");
+        strcat(bad, doc + pre);
+        EXPECT(concordia_aip_did_document_parse(U(bad), strlen(bad), &info), CONCORDIA_SCHEMA);
+        CHECK(strstr(last_detail(), "ids must be unique") != NULL);
+        free(bad);
+    }
 
     EXPECT(concordia_aip_select_route(U(doc), strlen(doc), 1, &route), CONCORDIA_OK);
     CHECK(route.mode == CONCORDIA_AIP_ROUTE_DIRECT && route.has_endpoint == 1);
@@ -662,7 +681,7 @@ static void test_aip_credentials(void) {
     snprintf(cred, sizeof cred,
              "{\"@context\": [\"https://www.w3.org/ns/credentials/v2\"], \"id\": \"urn:uuid:c1\", "
              "\"type\": [\"VerifiableCredential\"], \"issuer\": \"%.*s\", \"validFrom\": \"2026-01-01T00:00:00Z\", "
-             "\"validUntil\": \"2027-01-01T00:00:00Z\", \"credentialSubject\": {\"id\": \"" BOB "\"}}",
+             "\"validUntil\": \"2099-01-01T00:00:00Z\", \"credentialSubject\": {\"id\": \"" BOB "\"}}",
              (int)did_n, (const char *)did);
 
     EXPECT(concordia_aip_vc_issue(kp, U(cred), strlen(cred), S("2026-01-01T00:00:00Z"), NULL, 0, &n),
@@ -675,14 +694,14 @@ static void test_aip_credentials(void) {
     EXPECT(concordia_aip_vc_issue(kp, U("[]"), 2, NONE, NULL, 0, &did_n), CONCORDIA_SCHEMA);
     EXPECT(concordia_aip_vc_issue(NULL, U(cred), strlen(cred), NONE, NULL, 0, &did_n), CONCORDIA_NULL_ARGUMENT);
 
-    /* no options: the proof and the issuer binding */
+    /* no options: the proof, the issuer binding and the time at the OS clock */
     EXPECT(concordia_aip_vc_verify(U(signed_cred), n, NULL, &v), CONCORDIA_OK);
     CHECK(v.has_subject == 1 && span_eq(signed_cred, v.subject, BOB));
     CHECK(v.issuer.len > 8 && memcmp(signed_cred + v.issuer.offset, "did:key:", 8) == 0);
     EXPECT(concordia_aip_vc_verify(U(signed_cred), n, NULL, NULL), CONCORDIA_OK);
 
     memset(&opts, 0, sizeof opts);
-    opts.check_time = 1;
+    opts.time = CONCORDIA_AIP_VC_TIME_AT;
     opts.now = 1780000000; /* 2026-05-28 */
     opts.check_anchors = 1;
     anchors[0].ptr = U(signed_cred) + v.issuer.offset;
@@ -690,7 +709,14 @@ static void test_aip_credentials(void) {
     opts.anchors = anchors;
     opts.anchor_count = 1;
     EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_OK);
-    opts.now = 1900000000; /* 2030 */
+    opts.now = 4102444801; /* 2100-01-01T00:00:01Z */
+    EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_TEMPORAL);
+    opts.time = CONCORDIA_AIP_VC_TIME_UNCHECKED; /* off by name only */
+    EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_OK);
+    opts.time = 7;
+    EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_INVALID_ARGUMENT);
+    opts.time = CONCORDIA_AIP_VC_TIME_AT;
+    opts.now = 1767225299; /* 2025-12-31T23:54:59Z: the proof's created is 301 s ahead */
     EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_TEMPORAL);
     opts.now = 1780000000;
     anchors[0] = S("did:key:z6MkOther");
@@ -707,7 +733,46 @@ static void test_aip_credentials(void) {
     opts.revoked_count = 0;
     EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_OK);
 
+    /* issue 32: a required domain or challenge that the proof does not carry */
+    opts.domain = S("example.org");
+    EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_BINDING);
+    opts.domain = NONE;
+    opts.challenge = S("n-0S6");
+    EXPECT(concordia_aip_vc_verify(U(signed_cred), n, &opts, &v), CONCORDIA_BINDING);
+    opts.challenge = NONE;
+
+    /* issue 32: the revoked id respelled with a JSON escape (urn:uuid:c1 as urn:uuid:\u0063\u0031) */
+    {
+        const char *at = strstr(signed_cred, "urn:uuid:c1");
+        size_t pre = (size_t)(at - signed_cred) + 9, m = n + 10;
+        char *escaped = malloc(m);
+        CHECK(at != NULL && escaped != NULL);
+        memcpy(escaped, signed_cred, pre);
+        memcpy(escaped + pre, "\\u0063\\u0031", 12);
+        memcpy(escaped + pre + 12, signed_cred + pre + 2, n - pre - 2);
+        EXPECT(concordia_aip_vc_verify(U(escaped), m, NULL, &v), CONCORDIA_OK); /* the proof holds */
+        opts.revoked = revoked;
+        opts.revoked_count = 1;
+        EXPECT(concordia_aip_vc_verify(U(escaped), m, &opts, &v), CONCORDIA_BINDING);
+        opts.revoked = NULL;
+        opts.revoked_count = 0;
+        free(escaped);
+    }
+    /* an escaped credentialSubject.id is refused, not dropped */
+    {
+        const char *at = strstr(signed_cred, BOB);
+        size_t pre = (size_t)(at - signed_cred), m = n + 5;
+        char *escaped = malloc(m);
+        CHECK(at != NULL && escaped != NULL);
+        memcpy(escaped, signed_cred, pre);
+        memcpy(escaped + pre, "\\u0064", 6); /* 'd' of did:aip */
+        memcpy(escaped + pre + 6, signed_cred + pre + 1, n - pre - 1);
+        EXPECT(concordia_aip_vc_verify(U(escaped), m, NULL, &v), CONCORDIA_SCHEMA);
+        free(escaped);
+    }
+
     /* any change breaks the proof */
+    EXPECT(concordia_aip_vc_verify(U(signed_cred), n, NULL, &v), CONCORDIA_OK);
     signed_cred[v.subject.offset + v.subject.len - 1] = 'c';
     EXPECT(concordia_aip_vc_verify(U(signed_cred), n, NULL, &v), CONCORDIA_SIGNATURE);
     CHECK(v.issuer.len == 0 && v.has_subject == 0);

@@ -114,7 +114,7 @@ private fun credential(issuer: String): String = obj(
     "type" to listOf("VerifiableCredential", "AgentMembershipCredential"),
     "issuer" to issuer,
     "validFrom" to "2026-01-01T00:00:00Z",
-    "validUntil" to "2027-01-01T00:00:00Z",
+    "validUntil" to "2099-01-01T00:00:00Z",
     "credentialSubject" to obj("id" to ALICE_DID, "memberOf" to "aigentix.org"),
 ).toString()
 
@@ -250,7 +250,7 @@ object AipTests : Group() {
             assertThrows<AipException.Schema>("controller") {
                 aipParseDidDocument(relay.replaceFirst("\"controller\":\"$BOB_DID\"", "\"controller\":\"$ALICE_DID\""))
             }
-            val five = (0 until 5).map { obj("id" to "$BOB_DID#key-$it", "type" to "Multikey", "publicKeyMultibase" to kp.ed25519Multibase()) }
+            val five = (0 until 5).map { obj("id" to "$BOB_DID#key-$it", "controller" to BOB_DID, "type" to "Multikey", "publicKeyMultibase" to kp.ed25519Multibase()) }
             assertThrows<AipException.Limit> { aipParseDidDocument(didDoc(BOB_DID, kp, "relay", null, "verificationMethod" to five)) }
             assertThrows<AipException.Input> { aipParseDidDocument(didDoc(BOB_DID, kp, "relay", null, "id" to "did:web:etagi.ru")) }
             // An X25519 key where an Ed25519 key belongs.
@@ -600,7 +600,7 @@ object AipTests : Group() {
             assertEquals(did, v.issuer)
             assertEquals(ALICE_DID, v.subject)
             assertBytes(issuer.publicKey(), v.publicKey)
-            val unanchored = aipVcVerify(signed) // no anchors, no revocations, no clock
+            val unanchored = aipVcVerify(signed) // no anchors, no revocations, the OS clock
             assertEquals(listOf(v.issuer, v.subject, v.publicKey.hex()), listOf(unanchored.issuer, unanchored.subject, unanchored.publicKey.hex()))
             assertNotEquals(signed, aipVcIssue(issuer, credential(did))) // without `created`
             aipVcVerify(aipVcIssue(issuer, credential(did)), now = AIP_NOW)
@@ -612,7 +612,18 @@ object AipTests : Group() {
             val other = aipDidKey(aipKeys("other").signingKey())
             assertThrows<AipException.Binding>("anchor") { aipVcVerify(signed, listOf(other)) }
             assertThrows<AipException.Binding>("revoked") { aipVcVerify(signed, revoked = listOf("urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33")) }
-            assertThrows<AipException.Temporal>("expired") { aipVcVerify(signed, now = Instant.parse("2027-01-01T00:00:01Z")) }
+            assertThrows<AipException.Temporal>("expired") { aipVcVerify(signed, now = Instant.parse("2099-01-01T00:00:01Z")) }
+            aipVcVerify(signed, checkTime = false) // the time off, by name only
+            assertThrows<AipException.Input>("exclude each other") { aipVcVerify(signed, now = AIP_NOW, checkTime = false) }
+            // Issue 32: a revoked id respelled with a JSON escape stays revoked; domain and
+            // challenge can be required (this proof has neither).
+            val escaped = signed.replaceFirst("urn:uuid:5", "urn:uuid:\\u0035")
+            assertNotEquals(signed, escaped)
+            aipVcVerify(escaped)
+            assertThrows<AipException.Binding>("credential is revoked") { aipVcVerify(escaped, revoked = listOf("urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33")) }
+            assertThrows<AipException.Schema>("credentialSubject.id must be written without JSON escapes") { aipVcVerify(signed.replaceFirst(ALICE_DID, "\\u0064" + ALICE_DID.drop(1))) }
+            assertThrows<AipException.Binding>("domain") { aipVcVerify(signed, domain = "example.org") }
+            assertThrows<AipException.Binding>("challenge") { aipVcVerify(signed, challenge = "n-0S6") }
             assertThrows<AipException.Temporal>("not yet valid") { aipVcVerify(signed, now = Instant.parse("2025-12-31T00:00:00Z")) }
             val tampered = json(signed).let { it.with("credentialSubject" to it.getValue("credentialSubject").jsonObject.with("id" to BOB_DID)) }
             assertThrows<AipException.Signature> { aipVcVerify(tampered.toString()) }

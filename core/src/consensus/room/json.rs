@@ -18,8 +18,16 @@ use super::super::command::Command;
 use super::super::digest::HexDigest;
 use super::{ParticipantKind, Room, Roster};
 
+/// Ids, kinds and dates are read as written: a string with a JSON escape is refused with
+/// [`ESCAPED`], never read as absent or compared in its escaped form.
+pub const ESCAPED: &str = "room ids, kinds, keys and dates must be written without JSON escapes";
+
+fn unescaped<'a>(v: Value<'a>, key: &'static str) -> Result<&'a str> {
+    v.as_str().ok_or(Error::Schema(key))?.as_plain().ok_or(Error::Schema(ESCAPED))
+}
+
 fn plain<'a>(v: Value<'a>, key: &'static str) -> Result<&'a str> {
-    v.get(key).and_then(|s| s.as_plain_str()).ok_or(Error::Schema(key))
+    unescaped(v.get(key).ok_or(Error::Schema(key))?, key)
 }
 
 fn members_within(v: Value<'_>, allowed: &[&str], what: &'static str) -> Result<()> {
@@ -92,7 +100,7 @@ impl<'a> EventRecord<'a> {
         )?;
         let key = match v.get("idempotency_key") {
             None => None,
-            Some(k) => Some(k.as_plain_str().ok_or(Error::Schema("idempotency_key"))?),
+            Some(k) => Some(unescaped(k, "idempotency_key")?),
         };
         Ok(EventRecord {
             participant: plain(v, "participant")?,

@@ -221,3 +221,50 @@ fn loads_room_json() {
     let doc = json::parse(bad.as_bytes(), &mut nodes).unwrap();
     assert_eq!(room::load::<16>(doc.root()).unwrap_err(), Error::Schema("participant kind"));
 }
+
+/// Issue 32, class 1: a room id, participant, idempotency key, action or date written with
+/// a JSON escape is refused by name, never read as absent or compared as written.
+#[test]
+fn escaped_room_members_are_refused_by_name() {
+    let h = hex();
+    let text = format!(
+        r#"{{"revision": 1, "digest": "{h}", "deadline": "{DEADLINE}",
+        "roster": [{{"id": "p1", "kind": "human"}}, {{"id": "p2", "kind": "agent"}}],
+        "events": [{{"participant": "p1", "action": "agree", "body": "", "revision": 1, "digest": "{h}", "idempotency_key": "k1", "at": "2026-09-06T12:00:00Z"}}]}}"#
+    );
+    let load = |t: &str| {
+        let mut nodes = vec![Node::EMPTY; t.len()];
+        let doc = json::parse(t.as_bytes(), &mut nodes).unwrap();
+        room::load::<16>(doc.root()).map(|_| ())
+    };
+    let event = |t: &str| {
+        let mut nodes = vec![Node::EMPTY; t.len()];
+        let doc = json::parse(t.as_bytes(), &mut nodes).unwrap();
+        let e = room::events(doc.root()).unwrap().next().unwrap();
+        room::EventRecord::from_value(e).map(|r| (r.participant.to_string(), r.key.map(str::to_string)))
+    };
+    assert_eq!(load(&text), Ok(()));
+    assert_eq!(event(&text), Ok(("p1".to_string(), Some("k1".to_string()))));
+    let escaped = Error::Schema(room::ESCAPED);
+    assert_eq!(load(&text.replacen("\"id\": \"p1\"", "\"id\": \"\\u00701\"", 1)).unwrap_err(), escaped);
+    assert_eq!(load(&text.replacen("\"human\"", "\"hum\\u0061n\"", 1)).unwrap_err(), escaped);
+    assert_eq!(
+        event(&text.replacen("\"participant\": \"p1\"", "\"participant\": \"\\u00701\"", 1)).unwrap_err(),
+        escaped
+    );
+    assert_eq!(event(&text.replacen("\"k1\"", "\"\\u006b1\"", 1)).unwrap_err(), escaped);
+    assert_eq!(event(&text.replacen("\"at\": \"2026", "\"at\": \"\\u0032026", 1)).unwrap_err(), escaped);
+    assert_eq!(
+        event(&text.replacen("\"agree\"", "\"\\u0061gree\"", 1)).unwrap_err(),
+        Error::Schema("action must be written without JSON escapes")
+    );
+    assert_eq!(
+        event(&text.replacen(
+            &format!("\"digest\": \"{h}\", \"idem"),
+            &format!("\"digest\": \"\\u0030{}\", \"idem", &h[1..]),
+            1
+        ))
+        .unwrap_err(),
+        Error::Schema("digest must be written without JSON escapes")
+    );
+}

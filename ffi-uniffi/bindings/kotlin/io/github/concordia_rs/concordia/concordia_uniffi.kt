@@ -1117,7 +1117,7 @@ internal object UniffiLib {
     ): Double
     external fun uniffi_concordia_uniffi_fn_func_aip_vc_issue(`keyPair`: Long,`credentialJson`: RustBuffer.ByValue,`created`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_concordia_uniffi_fn_func_aip_vc_verify(`credentialJson`: RustBuffer.ByValue,`anchors`: RustBuffer.ByValue,`revoked`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_concordia_uniffi_fn_func_aip_vc_verify(`credentialJson`: RustBuffer.ByValue,`anchors`: RustBuffer.ByValue,`revoked`: RustBuffer.ByValue,`now`: RustBuffer.ByValue,`checkTime`: Byte,`domain`: RustBuffer.ByValue,`challenge`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_concordia_uniffi_fn_func_aip_vc_verify_proof(`credentialJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1339,7 +1339,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_issue() and 0xFFFF) != 48101) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_verify() and 0xFFFF) != 40555) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_verify() and 0xFFFF) != 31479) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_verify_proof() and 0xFFFF) != 38733) {
@@ -9124,10 +9124,14 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
         /**
          * Verifies the `eddsa-jcs-2022` proof of a credential (the `did:key` resolved locally),
          * that the signer is the `issuer`, that the issuer is one of `anchors` (`None`: any
-         * issuer), that the credential `id` is not in `revoked`, and its validity period at `now`
-         * (`None`: not checked).
+         * issuer), that the credential `id` (decoded) is not in `revoked`, its validity period and
+         * the proof's `created`/`expires` at `now` (`None`: the OS clock; `check_time = false`
+         * skips them, and excludes `now`), and that the proof carries `domain` and `challenge`
+         * when given: the one composition of every surface
+         * (`concordia_host::vc::verify_credential`). An issuer or `credentialSubject.id` written
+         * with JSON escapes is `Schema`.
          */
-    @Throws(AipException::class) fun `aipVcVerify`(`credentialJson`: kotlin.String, `anchors`: List<kotlin.String>? = null, `revoked`: List<kotlin.String> = listOf(), `now`: java.time.Instant? = null): AipVerifiedCredential {
+    @Throws(AipException::class) fun `aipVcVerify`(`credentialJson`: kotlin.String, `anchors`: List<kotlin.String>? = null, `revoked`: List<kotlin.String> = listOf(), `now`: java.time.Instant? = null, `checkTime`: kotlin.Boolean = true, `domain`: kotlin.String? = null, `challenge`: kotlin.String? = null): AipVerifiedCredential {
             return FfiConverterTypeAipVerifiedCredential.lift(
     uniffiRustCallWithError(AipException) { _status ->
     UniffiLib.uniffi_concordia_uniffi_fn_func_aip_vc_verify(
@@ -9136,7 +9140,10 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
         FfiConverterString.lower(`credentialJson`),
         FfiConverterOptionalSequenceString.lower(`anchors`),
         FfiConverterSequenceString.lower(`revoked`),
-        FfiConverterOptionalTimestamp.lower(`now`),_status)
+        FfiConverterOptionalTimestamp.lower(`now`),
+        FfiConverterBoolean.lower(`checkTime`),
+        FfiConverterOptionalString.lower(`domain`),
+        FfiConverterOptionalString.lower(`challenge`),_status)
 }
     )
     }
