@@ -4,7 +4,9 @@
 #   tools/fuzz-campaign.sh SECONDS TARGET...     # e.g. 1200 json_parse jcs_roundtrip
 #
 # Run two of these side by side on a 2-core machine. Each target starts from its committed
-# corpus (read-only) and writes new inputs to fuzz/corpus-new/<target>/ (gitignored); a
+# seed corpus fuzz/corpus/<target>/ and, when present, its full corpus
+# fuzz/corpus-full/<target>/ (gitignored; FUZZING.md says how to get it and merge into it),
+# both read-only, and writes new inputs to fuzz/corpus-new/<target>/ (gitignored); a
 # failing input goes to fuzz/artifacts/campaign/<target>/. For each target the script prints
 # one Markdown row for FUZZING.md's Campaigns table: start (UTC), duration, execs, exec/s,
 # edges (libFuzzer `cov:`), result. FUZZ_NICE (default 10) is the scheduling niceness, so
@@ -18,11 +20,13 @@ logs="$root/fuzz/artifacts/campaign/logs"
 mkdir -p "$logs"
 for t in "$@"; do
     mkdir -p "corpus-new/$t" "$root/fuzz/artifacts/campaign/$t"
+    seeds=("corpus/$t")
+    [[ -d "corpus-full/$t" ]] && seeds+=("corpus-full/$t")
     cargo +nightly fuzz build -s none "$t" >/dev/null 2>&1
     start="$(date -u '+%Y-%m-%d %H:%M')"
     t0=$(date +%s)
     set +e
-    nice -n "${FUZZ_NICE:-10}" cargo +nightly fuzz run -s none "$t" "corpus-new/$t" "corpus/$t" -- \
+    nice -n "${FUZZ_NICE:-10}" cargo +nightly fuzz run -s none "$t" "corpus-new/$t" "${seeds[@]}" -- \
         -dict=json.dict -max_total_time="$secs" -timeout=25 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$root/fuzz/artifacts/campaign/$t/" \
         > "$logs/$t.log" 2>&1
