@@ -36,32 +36,54 @@
 #[cfg(test)]
 extern crate std;
 
+// The modules by layer, lowest first; a module imports only from its own layer or the
+// ones above it in this list (ARCHITECTURE.md has the picture). `profiles` is a leaf:
+// nothing else imports it.
+
+// Foundation: the one error type and the byte sinks every writer and digest goes through.
+pub mod error;
+pub mod sink;
+
+// Codecs: text encodings of bytes, Python `re` character classes, contract timestamps.
+pub mod encoding;
+pub mod pyre;
+pub mod time;
+
+// JSON: the strict reader, ECMAScript numbers, the RFC 8785 writer, the signature-preimage
+// filters.
+pub mod jcs;
+pub mod json;
+pub mod number;
+pub mod preimage;
+
+// Crypto: record digests, Ed25519, ES256, `did:key` multikeys; and serde types in
+// canonical form, digested and signed (feature `serde`).
+pub mod did_key;
+pub mod digest;
+#[cfg(feature = "es256")]
+pub mod es256;
+#[cfg(feature = "serde")]
+pub mod serde;
+pub mod sign;
+
+// Record kernel: readers and rules shared by several kinds of record (key and signature
+// readers, digest comparison, timestamps, the version gate), the raw-deal-term detectors
+// and the JSON Schema engine.
+pub mod privacy;
+pub mod record;
+pub mod schema;
+
+// Protocol modules: messages and transcripts, the session state machine, offers,
+// attestations, Consensus venue primitives, AIP.
 pub mod aip;
 pub mod attestation;
 pub mod consensus;
-pub mod did_key;
-pub mod digest;
-pub mod encoding;
-pub mod error;
-#[cfg(feature = "es256")]
-pub mod es256;
-pub mod jcs;
-pub mod json;
 pub mod message;
-pub mod number;
 pub mod offer;
-pub mod preimage;
-pub mod privacy;
-pub mod profiles;
-pub mod pyre;
-pub mod record;
-pub mod schema;
-#[cfg(feature = "serde")]
-pub mod serde;
 pub mod session;
-pub mod sign;
-pub mod sink;
-pub mod time;
+
+// Profiles: the 22 conformance verification profiles, composed from everything above.
+pub mod profiles;
 
 pub use error::{Class, Error, Result};
 /// The `zeroize` crate the core erases secrets with (re-exported so that every host uses

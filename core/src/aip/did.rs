@@ -43,11 +43,14 @@ use crate::json::{self, Kind, Node, Str, Value};
 use crate::sign::PublicKey;
 use crate::sink::Sink;
 
-use super::handle::{Handle, MAX_DID};
+use super::handle::Handle;
 use super::hpke::X25519PublicKey;
 
-/// The `did:aip:` method prefix.
-pub const PREFIX: &str = "did:aip:";
+// The identifier itself (`did:aip:<domain>:<name>` <-> handle) is written in `handle`, so
+// that the dependency goes one way (this module reads handles; `handle` imports nothing
+// from here); the names stay available at their old paths.
+pub use super::handle::{parse_did, PREFIX};
+
 /// Most keys of each kind a document may list.
 pub const MAX_KEYS: usize = 4;
 /// Most embedded verification methods (objects) each of `verificationMethod` and
@@ -57,19 +60,6 @@ pub const MAX_METHODS: usize = 16;
 pub const MAX_ENDPOINT: usize = 2048;
 /// Multicodec prefix of an X25519 public key (varint of 0xec).
 pub const X25519_MULTICODEC: [u8; 2] = [0xec, 0x01];
-
-/// Parses `did:aip:<domain>:<name>` into the handle it names.
-///
-/// # Errors
-/// [`Error::InvalidArgument`] when the text is not such a DID.
-pub fn parse_did(text: &str) -> Result<Handle> {
-    if text.len() > MAX_DID {
-        return Err(Error::InvalidArgument("did:aip too long"));
-    }
-    let rest = text.strip_prefix(PREFIX).ok_or(Error::InvalidArgument("did:aip:<domain>:<name> expected"))?;
-    let (domain, name) = rest.split_once(':').ok_or(Error::InvalidArgument("did:aip:<domain>:<name> expected"))?;
-    Handle::new(name, domain)
-}
 
 /// How messages reach an agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

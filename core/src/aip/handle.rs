@@ -1,4 +1,6 @@
-//! Human-readable agent handles: `name#domain`.
+//! Human-readable agent handles: `name#domain`, and the `did:aip:<domain>:<name>` identifier
+//! each one maps to ([`parse_did`], [`Handle::did`]; the DID Document is read in
+//! [`super::did`], which builds on this module, never the other way round).
 //!
 //! A handle names an agent at a registry domain (`alice#aigentix.org`). Because `#` starts
 //! the fragment of a URL, a handle inside a URL is always percent-encoded:
@@ -25,12 +27,14 @@ use crate::error::{Error, Result};
 pub const MAX_NAME: usize = 64;
 /// Longest `domain`.
 pub const MAX_DOMAIN: usize = 253;
+/// The `did:aip:` method prefix (also [`super::did::PREFIX`]).
+pub const PREFIX: &str = "did:aip:";
 /// Longest handle `name#domain`.
 pub const MAX_HANDLE: usize = MAX_NAME + 1 + MAX_DOMAIN;
 /// Longest URL form `name%23domain`.
 pub const MAX_URL_FORM: usize = MAX_HANDLE + 2;
 /// Longest `did:aip:<domain>:<name>`.
-pub const MAX_DID: usize = super::did::PREFIX.len() + MAX_DOMAIN + 1 + MAX_NAME;
+pub const MAX_DID: usize = PREFIX.len() + MAX_DOMAIN + 1 + MAX_NAME;
 /// Longest text [`Handle::parse`] looks at (a fully percent-encoded handle).
 pub const MAX_INPUT: usize = MAX_HANDLE * 3;
 
@@ -204,7 +208,7 @@ impl Handle {
     /// The DID `did:aip:<domain>:<name>`.
     #[must_use]
     pub fn did(&self) -> heapless::String<MAX_DID> {
-        self.join(&[super::did::PREFIX, self.domain(), ":", self.name()])
+        self.join(&[PREFIX, self.domain(), ":", self.name()])
     }
 }
 
@@ -220,13 +224,27 @@ impl fmt::Debug for Handle {
     }
 }
 
+/// Parses `did:aip:<domain>:<name>` into the handle it names (also
+/// [`super::did::parse_did`]).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when the text is not such a DID.
+pub fn parse_did(text: &str) -> Result<Handle> {
+    if text.len() > MAX_DID {
+        return Err(Error::InvalidArgument("did:aip too long"));
+    }
+    let rest = text.strip_prefix(PREFIX).ok_or(Error::InvalidArgument("did:aip:<domain>:<name> expected"))?;
+    let (domain, name) = rest.split_once(':').ok_or(Error::InvalidArgument("did:aip:<domain>:<name> expected"))?;
+    Handle::new(name, domain)
+}
+
 /// Parses any of the three handle spellings or a `did:aip` DID.
 ///
 /// # Errors
-/// As [`Handle::parse`] and [`super::did::parse_did`].
+/// As [`Handle::parse`] and [`parse_did`].
 pub fn parse_any(text: &str) -> Result<Handle> {
     if text.starts_with("did:") {
-        super::did::parse_did(text)
+        parse_did(text)
     } else {
         Handle::parse(text)
     }
