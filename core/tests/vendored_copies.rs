@@ -4,6 +4,8 @@
 //! `tools/sync-core-schemas.sh` refreshes both. This test is repository-only (it is not
 //! in the published package: `include` in core/Cargo.toml).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
