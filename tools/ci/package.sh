@@ -57,12 +57,13 @@ count="$(wc -l <<<"$list")"
 echo "$count files"
 
 echo "==> cargo package -p $CRATE (builds the unpacked crate)"
+version="$(cargo pkgid -p "$CRATE" --offline | sed 's/.*[@#]//')"
+crate_file="$target/package/$CRATE-$version.crate"
+rm -f "$crate_file"
 cargo package -p "$CRATE" --locked --offline --allow-dirty 2>&1 | grep -v '^warning: ignoring \(test\|benchmark\) ' || {
     echo "FAIL: cargo package" >&2
     exit 1
 }
-version="$(cargo pkgid -p "$CRATE" --offline | sed 's/.*[@#]//')"
-crate_file="$target/package/$CRATE-$version.crate"
 bytes="$(stat -c %s "$crate_file")"
 echo "$crate_file: $bytes bytes ($((bytes / 1024)) KiB), limit $max_bytes"
 if ((bytes > max_bytes)); then
