@@ -1,6 +1,6 @@
 """Ground truth for concordia_core::time: what Python 3.11 decides for timestamp texts.
 
-Writes core/src/time/fromisoformat_cases.jsonl, one JSON array per line:
+Writes core/tests/data/unit/fromisoformat_cases.jsonl, one JSON array per line:
   [text, outcome, epoch_micros]
 where outcome is "aware" (the contract's date-time assertion holds; epoch_micros is the
 UTC instant), "naive" (parses, but carries no offset; epoch_micros reads it as UTC) or
@@ -102,7 +102,7 @@ def main():
         tz = rng.choice(["Z", "", f"{rng.choice('+-')}{rng.randint(0, 24):02d}:{rng.randint(0, 59):02d}"])
         cases.append(f"{y:04d}-{mo:02d}-{d:02d}T{h:02d}:{mi:02d}:{s:02d}{frac}{tz}")
     seen = set()
-    out = Path(__file__).resolve().parent.parent / "core" / "src" / "time" / "fromisoformat_cases.jsonl"
+    out = Path(__file__).resolve().parent.parent / "core" / "tests" / "data" / "unit" / "fromisoformat_cases.jsonl"
     with out.open("w", encoding="utf-8") as f:
         for c in cases:
             if c in seen:

@@ -3,7 +3,7 @@
 For each (schema, instance) pair below, Python `jsonschema` decides what the reference
 runner's `validate_action` decides: `Draft202012Validator.check_schema(schema)`, then
 `Draft202012Validator(schema).iter_errors(instance)` (no format assertion).
-Writes core/src/schema/keyword_cases.jsonl: [schema, instance, check_ok, valid|null].
+Writes core/tests/data/unit/schema_keyword_cases.jsonl: [schema, instance, check_ok, valid|null].
 Run: /tmp/refvenv/bin/python tests-py/gen_keyword_cases.py
 """
 
@@ -112,7 +112,7 @@ def decide(schema, instance):
 
 
 def main():
-    out = Path(__file__).resolve().parent.parent / "core" / "src" / "schema" / "keyword_cases.jsonl"
+    out = Path(__file__).resolve().parent.parent / "core" / "tests" / "data" / "unit" / "schema_keyword_cases.jsonl"
     lines = []
     for schema, instances in CASES:
         for inst in instances:

@@ -1,6 +1,6 @@
 """Ground truth for concordia_core's JSON Schema `pattern` engine: Python 3.11 re.search.
 
-Writes core/src/schema/regex/re_search_cases.jsonl, one JSON array per line:
+Writes core/tests/data/unit/re_search_cases.jsonl, one JSON array per line:
   ["nd", [zero code points of every Unicode Nd run]]            (first line)
   [pattern, null, "error"]                                      (re.compile raises)
   [pattern, text, true|false]                                   (re.search result)
@@ -63,7 +63,7 @@ TEXTS = [
 
 
 def main():
-    out = ROOT / "core" / "src" / "schema" / "regex" / "re_search_cases.jsonl"
+    out = ROOT / "core" / "tests" / "data" / "unit" / "re_search_cases.jsonl"
     zeros = []
     prev = None
     for c in range(sys.maxunicode + 1):

@@ -6,7 +6,7 @@ rule) decides the schema check of the vector's profile. For mandate and delegati
 vectors it also decides the run-time checks: is each constraint schema valid
 (`check_schema`), and does `context.action` satisfy the effective constraints.
 
-Writes core/src/schema/vector_cases.jsonl, one JSON object per line:
+Writes core/tests/data/unit/schema_vector_cases.jsonl, one JSON object per line:
   {"file": ..., "pointer": ..., "schema": ..., "valid": bool}
   {"file": ..., "constraints": [[pointer, kind], ...], "check": bool,
    "action": pointer | null, "valid": bool | null}
@@ -151,7 +151,7 @@ def runtime_case(rel, vector):
 
 
 def main():
-    out = ROOT / "core" / "src" / "schema" / "vector_cases.jsonl"
+    out = ROOT / "core" / "tests" / "data" / "unit" / "schema_vector_cases.jsonl"
     lines = []
     counts = {"valid": 0, "invalid": 0, "runtime": 0}
     for sub in ("positive", "mutation", "canary"):

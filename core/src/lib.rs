@@ -32,9 +32,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+// The crate README (crates.io page) is checked as a doctest.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 #[cfg(test)]
 extern crate std;
+#[cfg(test)]
+mod test_fixtures;
 
 // The modules by layer, lowest first; a module imports only from its own layer or the
 // ones above it in this list (ARCHITECTURE.md has the picture). `profiles` is a leaf:

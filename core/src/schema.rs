@@ -5,7 +5,8 @@
 //! `validate_json_schema_object`). This module reproduces its decisions, allocation-free:
 //!
 //! * [`validate`] checks a value against one of the 14 frozen schemas of
-//!   `conformance/vectors/schemas`, asserting `format: "date-time"` by the contract's rule
+//!   the conformance suite (`conformance/vectors/schemas` in the repository, shipped in
+//!   the crate as `schemas/`), asserting `format: "date-time"` by the contract's rule
 //!   ([`crate::time::is_date_time`]); every other format is an annotation. `$ref`s resolve
 //!   inside the schema (`#/$defs/...`) and, by `$id`, to the other frozen schemas
 //!   (`urn:concordia:schema:reference:v0.5` is `reference.schema.json`).

@@ -186,9 +186,10 @@ fn sign_object_round_trip_and_replacement() {
 #[test]
 fn conformance_chain_vector_hashes_match() {
     // The three expected message hashes of pos-synthetic-message-chain.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../conformance/vectors/positive/pos-synthetic-message-chain.json");
-    let text = std::fs::read(path).unwrap();
+    let Some(text) = crate::test_fixtures::read("../conformance/vectors/positive/pos-synthetic-message-chain.json")
+    else {
+        return;
+    };
     let mut nodes = vec![Node::EMPTY; text.len() / 2 + 2];
     let doc = parse(&text, &mut nodes).unwrap();
     let r = doc.root();
