@@ -27,13 +27,15 @@ fn dropped_key_file_leaves_no_secret_in_its_storage() {
     let kf = KeyFile::from_seed(&SEED, Some("did:aip:example.com:alice".into())).unwrap();
     let x = kf.x.as_ref().unwrap().0;
     let mut slot = ManuallyDrop::new(kf);
-    let p: *const KeyFile = &*slot;
+    // One raw pointer for the reads and the drop (one from `&*slot` would be invalidated
+    // by the `&mut` a drop through `slot` needs).
+    let p: *mut KeyFile = &mut *slot;
     let before = bytes_at(p);
     assert!(contains(&before, &SEED), "the Ed25519 seed is held inline");
     assert!(contains(&before, &x), "the X25519 secret is held inline");
     // SAFETY: `slot` is a valid, initialized KeyFile that is dropped exactly once here and
     // never used as a KeyFile again (ManuallyDrop keeps its storage alive for the read).
-    unsafe { core::ptr::drop_in_place(&mut *slot) };
+    unsafe { core::ptr::drop_in_place(p) };
     let after = bytes_at(p);
     assert!(!contains(&after, &SEED), "the Ed25519 seed survived the drop");
     assert!(!contains(&after, &x), "the X25519 secret survived the drop");
@@ -43,10 +45,10 @@ fn dropped_key_file_leaves_no_secret_in_its_storage() {
 fn dropped_x25519_secret_is_zero() {
     let (sk, _) = concordia_core::aip::hpke::derive_keypair(&[3u8; 32]);
     let mut slot = ManuallyDrop::new(sk);
-    let p: *const concordia_core::aip::hpke::X25519SecretKey = &*slot;
+    let p: *mut concordia_core::aip::hpke::X25519SecretKey = &mut *slot;
     assert_ne!(bytes_at(p), [0u8; 32]);
     // SAFETY: dropped once, never used again; the storage stays alive in `slot`.
-    unsafe { core::ptr::drop_in_place(&mut *slot) };
+    unsafe { core::ptr::drop_in_place(p) };
     assert_eq!(bytes_at(p), [0u8; 32]);
 }
 
