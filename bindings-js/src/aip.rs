@@ -20,7 +20,7 @@ use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
-use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
+use concordia_host::vc::{verify_credential_proof, VcArgs, VcTime};
 use concordia_host::zeroize::Zeroizing;
 
 use crate::errors::{random32, JsError, JsResult};
@@ -697,26 +697,14 @@ pub fn aip_vc_verify(credential_json: &str, options: &JsValue) -> JsResult<JsVal
         check_v.as_bool().ok_or(Error::InvalidArgument("options.checkTime must be a boolean"))?
     };
     let now_v = member("now")?;
-    // wasm32 has no OS clock for the host layer to read: the clock here is JavaScript's.
-    let time = match (absent(&now_v), check_time) {
-        (false, false) => {
-            return Err(Error::InvalidArgument("options.now and checkTime: false exclude each other").into())
-        }
-        (false, true) => VcTime::At(timestamp(&now_v)?),
-        (true, true) => VcTime::At(timestamp(&JsValue::from_f64(js_sys::Date::now()))?),
-        (true, false) => VcTime::Unchecked,
-    };
-    let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
-    let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-    let policy = VcPolicy {
-        anchors: anchor_refs.as_deref(),
-        revoked: &revoked_refs,
-        domain: domain.as_deref(),
-        challenge: challenge.as_deref(),
-        time,
+    let now = if absent(&now_v) { None } else { Some(timestamp(&now_v)?) };
+    let time = match VcTime::from_args(now, check_time)? {
+        // wasm32 has no OS clock for the host layer to read: the clock here is JavaScript's.
+        VcTime::Clock => VcTime::At(timestamp(&JsValue::from_f64(js_sys::Date::now()))?),
+        t => t,
     };
     let mut nodes = concordia_host::Nodes::new();
-    let v = verify_credential(credential_json.as_bytes(), &mut nodes, &policy)?;
+    let v = VcArgs { anchors, revoked, domain, challenge, time }.verify(credential_json.as_bytes(), &mut nodes)?;
     Ok(Obj::new()
         .set("issuer", v.issuer)
         .set("subject", v.subject.map_or(JsValue::UNDEFINED, JsValue::from))

@@ -19,7 +19,7 @@ use concordia_core::{did_key, Error};
 use concordia_host::aip::{
     default_endpoint, default_type, open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY,
 };
-use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
+use concordia_host::vc::{verify_credential_proof, VcArgs, VcTime};
 use concordia_host::{canonical, write_vec, Nodes};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -605,25 +605,12 @@ fn vc_verify<'py>(
     let anchors = strings(anchors, "anchors")?;
     let revoked = strings(revoked, "revoked")?.unwrap_or_default();
     let now = now.filter(|n| !n.is_none());
-    let time = match (now, check_time) {
-        (Some(_), false) => return Err(PyTypeError::new_err("now and check_time=False exclude each other")),
-        (Some(t), true) => VcTime::At(time_arg(py, Some(t), envelope::parse_rfc3339)?),
-        (None, true) => VcTime::Clock,
-        (None, false) => VcTime::Unchecked,
-    };
+    let now = now.map(|t| time_arg(py, Some(t), envelope::parse_rfc3339)).transpose()?;
+    let args = VcArgs { anchors, revoked, domain, challenge, time: core(VcTime::from_args(now, check_time))? };
     let text = doc_text(credential)?;
     let (issuer, subject) = core(py.detach(|| {
         let mut nodes = Nodes::new();
-        let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
-        let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-        let policy = VcPolicy {
-            anchors: anchor_refs.as_deref(),
-            revoked: &revoked_refs,
-            domain: domain.as_deref(),
-            challenge: challenge.as_deref(),
-            time,
-        };
-        let v = verify_credential(&text, &mut nodes, &policy)?;
+        let v = args.verify(&text, &mut nodes)?;
         Ok((v.issuer.to_owned(), v.subject.map(str::to_owned)))
     }))?;
     let d = PyDict::new(py);

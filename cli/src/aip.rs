@@ -12,7 +12,7 @@ use concordia_host::aip::{
     default_endpoint, default_type, open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, Part,
 };
 use concordia_host::replay::{Opened as StoreOpened, ReplayStore, StoreError, StoreOptions};
-use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
+use concordia_host::vc::{verify_credential_proof, VcArgs, VcTime};
 
 use concordia_core::aip::hpke;
 
@@ -474,14 +474,8 @@ fn vc_verify(mut args: Args) -> CliResult {
             "--proof-only checks the proof alone: it takes no --anchors, --revoked, --now, --no-time-check, --domain or --challenge",
         ));
     }
-    if no_time && now_arg.is_some() {
-        return Err(usage("--no-time-check and --now exclude each other"));
-    }
-    let time = match now_arg {
-        Some(t) => VcTime::At(envelope::parse_rfc3339(&t).map_err(|e| bad_arg("--now", e))?),
-        None if no_time => VcTime::Unchecked,
-        None => VcTime::Clock,
-    };
+    let now = now_arg.map(|t| envelope::parse_rfc3339(&t).map_err(|e| bad_arg("--now", e))).transpose()?;
+    let time = VcTime::from_args(now, !no_time).map_err(|e| bad_arg("--no-time-check", e))?;
     let pos = args.positionals(1)?;
     let (name, bytes) = read_input(pos.first().map(String::as_str))?;
     let mut nodes = nodes_for(&bytes)?;
@@ -504,16 +498,8 @@ fn vc_verify(mut args: Args) -> CliResult {
         )?;
         return Ok(());
     }
-    let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
-    let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-    let policy = VcPolicy {
-        anchors: anchor_refs.as_deref(),
-        revoked: &revoked_refs,
-        domain: domain.as_deref(),
-        challenge: challenge.as_deref(),
-        time,
-    };
-    let v = verify_credential(&bytes, &mut nodes, &policy).map_err(|e| fail(&name, e))?;
+    let v =
+        VcArgs { anchors, revoked, domain, challenge, time }.verify(&bytes, &mut nodes).map_err(|e| fail(&name, e))?;
     outln!(
         "{{\"verified\": true, \"issuer\": {}, \"subject\": {}}}",
         json_str(v.issuer),

@@ -22,7 +22,7 @@ use concordia_core::{encoding, jcs, Error};
 use concordia_host::zeroize::Zeroizing;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
-use concordia_host::vc::{verify_credential, verify_credential_proof, VcPolicy, VcTime};
+use concordia_host::vc::{verify_credential_proof, VcArgs, VcTime};
 
 use crate::errors::AipError;
 use crate::keys::KeyPair;
@@ -740,23 +740,9 @@ pub fn aip_vc_verify(
     domain: Option<String>,
     challenge: Option<String>,
 ) -> Result<AipVerifiedCredential, AipError> {
-    let time = match (now, check_time) {
-        (Some(_), false) => return Err(Error::InvalidArgument("now and check_time = false exclude each other").into()),
-        (Some(t), true) => VcTime::At(timestamp(t)?),
-        (None, true) => VcTime::Clock,
-        (None, false) => VcTime::Unchecked,
-    };
-    let anchor_refs: Option<Vec<&str>> = anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
-    let revoked_refs: Vec<&str> = revoked.iter().map(String::as_str).collect();
-    let policy = VcPolicy {
-        anchors: anchor_refs.as_deref(),
-        revoked: &revoked_refs,
-        domain: domain.as_deref(),
-        challenge: challenge.as_deref(),
-        time,
-    };
+    let time = VcTime::from_args(now.map(timestamp).transpose()?, check_time)?;
     let mut nodes = concordia_host::Nodes::new();
-    let v = verify_credential(credential_json.as_bytes(), &mut nodes, &policy)?;
+    let v = VcArgs { anchors, revoked, domain, challenge, time }.verify(credential_json.as_bytes(), &mut nodes)?;
     Ok(AipVerifiedCredential {
         issuer: v.issuer.to_string(),
         subject: v.subject.map(str::to_string),

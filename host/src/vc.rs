@@ -42,6 +42,61 @@ pub enum VcTime {
     Unchecked,
 }
 
+/// `InvalidArgument`: an instant to check at, together with the time check's opt-out.
+pub const NOW_AND_UNCHECKED: &str = "an instant to check at (now) and no time check exclude each other";
+
+impl VcTime {
+    /// The one rule for a surface's time arguments: an instant `now` when given, else the
+    /// clock; `check_time == false` (the opt-out by name) gives [`VcTime::Unchecked`], and
+    /// refuses to go with an instant.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`]`(`[`NOW_AND_UNCHECKED`]`)` for both.
+    pub fn from_args(now: Option<Timestamp>, check_time: bool) -> Result<VcTime> {
+        match (now, check_time) {
+            (Some(_), false) => Err(Error::InvalidArgument(NOW_AND_UNCHECKED)),
+            (Some(t), true) => Ok(VcTime::At(t)),
+            (None, true) => Ok(VcTime::Clock),
+            (None, false) => Ok(VcTime::Unchecked),
+        }
+    }
+}
+
+/// A credential verification's arguments as a surface receives them (owned strings): the
+/// same fields as [`VcPolicy`], for wrappers whose callers pass lists and texts by value.
+#[derive(Clone, Debug, Default)]
+pub struct VcArgs {
+    /// As [`VcPolicy::anchors`].
+    pub anchors: Option<Vec<String>>,
+    /// As [`VcPolicy::revoked`].
+    pub revoked: Vec<String>,
+    /// As [`VcPolicy::domain`].
+    pub domain: Option<String>,
+    /// As [`VcPolicy::challenge`].
+    pub challenge: Option<String>,
+    /// As [`VcPolicy::time`].
+    pub time: VcTime,
+}
+
+impl VcArgs {
+    /// [`verify_credential`] under these arguments.
+    ///
+    /// # Errors
+    /// As [`verify_credential`].
+    pub fn verify<'a>(&self, credential: &'a [u8], nodes: &'a mut Nodes) -> Result<Verified<'a>> {
+        let anchors: Option<Vec<&str>> = self.anchors.as_ref().map(|a| a.iter().map(String::as_str).collect());
+        let revoked: Vec<&str> = self.revoked.iter().map(String::as_str).collect();
+        let policy = VcPolicy {
+            anchors: anchors.as_deref(),
+            revoked: &revoked,
+            domain: self.domain.as_deref(),
+            challenge: self.challenge.as_deref(),
+            time: self.time,
+        };
+        verify_credential(credential, nodes, &policy)
+    }
+}
+
 /// What a credential verification checks besides the proof and the issuer binding.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct VcPolicy<'a> {
@@ -132,6 +187,33 @@ mod tests {
         let mut nodes = vec![Node::EMPTY; 64];
         let doc = json::parse(text.as_bytes(), &mut nodes).unwrap();
         crate::write_vec(4096, |buf| vc::issue(doc.root(), &kp, Some("2020-01-01T00:00:00Z"), buf)).unwrap()
+    }
+
+    /// The one rule for a surface's time arguments: an instant, the clock, or the opt-out by
+    /// name, never an instant with the opt-out.
+    #[test]
+    fn time_arguments() {
+        let t = Timestamp::from_unix(1_800_000_000);
+        assert_eq!(VcTime::from_args(None, true), Ok(VcTime::Clock));
+        assert_eq!(VcTime::from_args(Some(t), true), Ok(VcTime::At(t)));
+        assert_eq!(VcTime::from_args(None, false), Ok(VcTime::Unchecked));
+        assert_eq!(VcTime::from_args(Some(t), false), Err(Error::InvalidArgument(NOW_AND_UNCHECKED)));
+    }
+
+    /// Owned arguments verify as the borrowed policy does (revocation by the decoded id).
+    #[test]
+    fn owned_arguments_are_the_policy() {
+        let cred = signed("2099-01-01T00:00:00Z");
+        let mut nodes = Nodes::new();
+        let args = VcArgs { time: VcTime::Unchecked, ..VcArgs::default() };
+        assert!(args.verify(&cred, &mut nodes).is_ok());
+        let revoked = VcArgs { revoked: vec!["urn:uuid:0f8f".into()], time: VcTime::Unchecked, ..VcArgs::default() };
+        let mut nodes = Nodes::new();
+        assert_eq!(revoked.verify(&cred, &mut nodes).err(), Some(Error::Binding("credential is revoked")));
+        let anchors =
+            VcArgs { anchors: Some(vec!["did:key:z6Mkother".into()]), time: VcTime::Unchecked, ..VcArgs::default() };
+        let mut nodes = Nodes::new();
+        assert!(matches!(anchors.verify(&cred, &mut nodes), Err(Error::Binding(_))));
     }
 
     #[test]

@@ -152,7 +152,7 @@ def vc_verify(
 ) -> dict[str, Any]:
     """The proof, the issuer binding, `anchors`, `revoked` (ids compared decoded), the
     validity period and the proof's created/expires at `now` (default: the OS clock;
-    `check_time=False` skips them, and excludes `now`), and the proof's `domain` and
+    `check_time=False` skips them; with `now` it is InvalidArgumentError), and the proof's `domain` and
     `challenge` when given (Binding errors). An issuer or credentialSubject.id written with
     JSON escapes is a SchemaError."""
     ...
