@@ -86,8 +86,8 @@ fn items<'py>(d: &Bound<'py, PyDict>) -> Vec<(Bound<'py, PyAny>, Bound<'py, PyAn
     out
 }
 
-// PyUnicode_AsUTF8AndSize is in the stable ABI from CPython 3.10; pyo3 hides it for an
-// abi3-py39 build, so it is declared here and only called on 3.10 or later.
+// PyUnicode_AsUTF8AndSize, in the stable ABI from CPython 3.10 (the wheel's floor, abi3-py310):
+// declared here as the dict walker uses it.
 extern "C" {
     fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const std::os::raw::c_char;
 }
@@ -470,8 +470,8 @@ pub mod fast {
 
     use super::exact;
 
-    // In the stable ABI from CPython 3.10; pyo3 hides them for an abi3-py39 build, so they
-    // are declared here and only called on 3.10 or later (`super::has_utf8_and_size`).
+    // In the stable ABI from CPython 3.10, the wheel's floor (abi3-py310): a wheel that
+    // declared 3.9 failed to import there (undefined symbol PyGC_Disable).
     extern "C" {
         fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const c_char;
         fn PyGC_Disable() -> c_int;

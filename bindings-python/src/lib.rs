@@ -2,7 +2,7 @@
 //!
 //! The native module `concordia_rs._native` of the `concordia-rs` wheel: the reference
 //! SDK's hot functions (canonical JSON, hashing, signing, verification, chains) and the
-//! core's session, attestation, profile and transcript checks, for CPython 3.9+ (abi3).
+//! core's session, attestation, profile and transcript checks, for CPython 3.10+ (abi3).
 //!
 //! No protocol logic lives here: Python values are converted to canonical JSON by
 //! [`canon`] (with the core's string, number and key-order rules), and everything else is

@@ -15,11 +15,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/python-env.sh"
 # The release CLI: the conformance test compares its summary line with the Rust runner's.
 step cargo build --locked --release -p concordia-cli
 
-# The wheel (abi3, CPython >= 3.9), release profile.
+# The wheel (abi3, CPython >= 3.10), release profile.
 wheels="$root/.cache/concordia-rs-wheels"
 rm -rf "$wheels"
 step .venv/bin/maturin build --locked --release --quiet -m bindings-python/Cargo.toml -i .venv/bin/python -o "$wheels"
 wheel="$(ls "$wheels"/concordia_rs-*-abi3-*.whl)"
+
+# The abi3 floor is true: the wheel installs and imports in a fresh virtualenv of every
+# CPython 3.10+ found here (the system's and pyenv's), and pip refuses it on older ones.
+step tools/ci/wheel-pythons.sh "$wheel"
 
 # A fresh virtualenv with the wheel and the pinned test dependencies.
 venv="$root/.cache/concordia-rs-venv"
