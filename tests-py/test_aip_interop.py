@@ -27,29 +27,12 @@ import rfc8785
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId
 
+from base58_oracle import b58decode, b58encode
 from conftest import REPO_ROOT, concordia_bin
 
 SUITE = CipherSuite.new(KEMId.DHKEM_X25519_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.CHACHA20_POLY1305)
 INFO = b"concordia-aip/1 encrypted_body"
-B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 NPM_PACKAGE = "@digitalbazaar/eddsa-jcs-2022-cryptosuite@1.0.0"
-
-
-def b58encode(b: bytes) -> str:
-    n = int.from_bytes(b, "big")
-    s = ""
-    while n:
-        n, r = divmod(n, 58)
-        s = B58[r] + s
-    return "1" * (len(b) - len(b.lstrip(b"\0"))) + s
-
-
-def b58decode(s: str) -> bytes:
-    n = 0
-    for c in s:
-        n = n * 58 + B58.index(c)
-    body = n.to_bytes((n.bit_length() + 7) // 8, "big") if n else b""
-    return b"\0" * (len(s) - len(s.lstrip("1"))) + body
 
 
 def b64u(b: bytes) -> str:

@@ -118,24 +118,27 @@
 //!     signature: Option<&'a str>,
 //! }
 //!
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! static SEED: [u8; 32] = [7; 32];
 //! let key = KeyPair::from_seed(&SEED);
 //! let offer = Offer { price: Price { value: 2200, currency: "EUR" }, offer_id: "o-1", signature: None };
 //!
 //! // Sign: the canonical form with the `signature` member, in a static-size buffer.
 //! let mut wire = [0u8; 256];
-//! let n = cser::sign(&offer, &key, &mut wire).unwrap();
+//! let n = cser::sign(&offer, &key, &mut wire)?;
 //! assert!(wire[..n].starts_with(br#"{"offer_id":"o-1","price":{"currency":"EUR","value":2200},"signature":""#));
 //!
 //! // Receive: read it back without copying, and verify it, streamed (no output buffer).
 //! let mut nodes = [Node::EMPTY; 16];
-//! let received: Offer<'_> = cser::from_slice(&wire[..n], &mut nodes).unwrap();
+//! let received: Offer<'_> = cser::from_slice(&wire[..n], &mut nodes)?;
 //! assert_eq!(received.price, offer.price);
-//! cser::verify(&received, &key.public_key()).unwrap();
+//! cser::verify(&received, &key.public_key())?;
 //!
 //! // A changed price does not verify.
 //! let forged = Offer { price: Price { value: 1, ..received.price }, ..received };
 //! assert!(cser::verify(&forged, &key.public_key()).is_err());
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! # Host example
@@ -147,23 +150,26 @@
 //! use std::collections::HashMap;
 //! use concordia_core::{digest, json, serde as cser};
 //!
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! let mut terms: HashMap<String, f64> = HashMap::new();
 //! terms.insert("zürich".into(), 1.5);
 //! terms.insert("amount".into(), 1e21);
 //! terms.insert("\u{1F91D}".into(), 0.1);
 //!
 //! let mut out = vec![0u8; 128];
-//! let n = cser::to_canonical_slice(&terms, &mut out).unwrap();
+//! let n = cser::to_canonical_slice(&terms, &mut out)?;
 //! assert_eq!(&out[..n], "{\"amount\":1e+21,\"zürich\":1.5,\"\u{1F91D}\":0.1}".as_bytes());
 //!
-//! let id = cser::sha256(&terms).unwrap();
+//! let id = cser::sha256(&terms)?;
 //! let mut nodes = vec![json::Node::EMPTY; 16];
-//! let doc = json::parse(&out[..n], &mut nodes).unwrap();
+//! let doc = json::parse(&out[..n], &mut nodes)?;
 //! assert_eq!(id, digest::sha256_jcs(doc.root()));
 //!
 //! // Too small a buffer says how large it must be.
 //! assert_eq!(cser::to_canonical_slice(&terms, &mut out[..8]),
 //!            Err(concordia_core::Error::BufferTooSmall { needed: n }));
+//! # Ok(())
+//! # }
 //! ```
 
 use ::serde::{Deserialize, Serialize};
@@ -420,12 +426,13 @@ pub fn verify_detached<T: Serialize + ?Sized>(value: &T, key: &PublicKey, sig: &
 ///
 /// let text = r#"{"items": [{"value": 1, "currency": "EUR"}, {"value": -1, "currency": "EUR"}]}"#;
 /// let mut nodes = [Node::EMPTY; 16];
-/// let err = from_slice::<Order<'_>>(text.as_bytes(), &mut nodes).unwrap_err();
+/// let Err(err) = from_slice::<Order<'_>>(text.as_bytes(), &mut nodes) else { return Err("accepted") };
 /// // A negative number where `u32` asks for an unsigned one: its first byte.
-/// let at = text.find("-1").unwrap();
+/// let at = text.find("-1").ok_or("no -1")?;
 /// assert_eq!(err, Error::Shape { what: "invalid value", offset: at });
 /// assert_eq!(err.offset(), Some(at));
 /// assert_eq!(err.to_string(), format!("schema check failed: invalid value at byte {at}"));
+/// # Ok::<(), &str>(())
 /// ```
 pub fn from_slice<'a, T: Deserialize<'a>>(input: &'a [u8], nodes: &'a mut [Node]) -> Result<T> {
     let doc = crate::json::parse(input, nodes)?;

@@ -41,30 +41,18 @@ from typing import Any, Callable, Optional
 
 import pytest
 
+# tests-py/ holds the base58 oracle shared with the AIP interop tests.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from base58_oracle import b58decode, b58encode  # noqa: E402
+
 ACCEPT = "accept"
 UTC = dt.timezone.utc
-B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 NOW = "2026-06-01T00:00:00Z"
 REVOKED_ID = "urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e"
 SUBJECT = "did:aip:aigentix.org:etagi"
 SURFACES = ("cli", "c", "python", "uniffi")
 
 
-def b58encode(b: bytes) -> str:
-    n = int.from_bytes(b, "big")
-    s = ""
-    while n:
-        n, r = divmod(n, 58)
-        s = B58[r] + s
-    return "1" * (len(b) - len(b.lstrip(b"\0"))) + s
-
-
-def b58decode(s: str) -> bytes:
-    n = 0
-    for ch in s:
-        n = n * 58 + B58.index(ch)
-    body = n.to_bytes((n.bit_length() + 7) // 8, "big") if n else b""
-    return b"\0" * (len(s) - len(s.lstrip("1"))) + body
 
 
 def did_key(public: bytes) -> str:

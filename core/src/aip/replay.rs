@@ -494,24 +494,14 @@ impl<const N: usize> FixedReplayWindow<N> {
     /// An empty window with room for `N` ids inside (usable in a `static`).
     #[must_use]
     pub const fn new() -> Self {
-        ReplayWindow {
-            nodes: [IdSlot::EMPTY; N],
-            heap: [TimeSlot::EMPTY; N],
-            len: 0,
-            root: NIL,
-            free: NIL,
-            unused: 0,
-            latest: None,
-            guard: None,
-            generation: 0,
-        }
+        Self::new_in([IdSlot::EMPTY; N], [TimeSlot::EMPTY; N])
     }
 }
 
 impl<T: AsRef<[IdSlot]> + AsMut<[IdSlot]>, H: AsRef<[TimeSlot]> + AsMut<[TimeSlot]>> ReplayWindow<T, H> {
     /// An empty window over the caller's storage (previous contents do not matter).
     /// Capacity is the shorter of the two lengths, at most 2^32 - 2.
-    pub fn new_in(ids: T, times: H) -> Self {
+    pub const fn new_in(ids: T, times: H) -> Self {
         ReplayWindow {
             nodes: ids,
             heap: times,
