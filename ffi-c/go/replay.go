@@ -20,9 +20,9 @@ const (
 )
 
 // ReplayWindow remembers the AIP messages (sender DID and message id) seen in the last
-// WINDOW seconds (the core's replay rule, docs/limits.md; through the C ABI): only a copy from the same
-// sender is a duplicate. It is not safe for concurrent use: guard it with a
-// mutex when goroutines share it. Close releases it (the finalizer does too).
+// WINDOW seconds (the core's replay rule, through the C ABI; docs/limits.md states the
+// value): only a copy from the same sender is a duplicate. It is not safe for concurrent
+// use: guard it with a mutex when goroutines share it. Close releases it (the finalizer does too).
 type ReplayWindow struct {
 	p *C.concordia_aip_replay_window
 }

@@ -125,7 +125,7 @@ def python_module(name: str) -> list[str]:
                     continue
                 if (inspect.isclass(v) or inspect.isfunction(v)) and not mod.startswith(name):
                     continue  # imported from elsewhere (typing, datetime, ...)
-                if callable(v) or inspect.ismodule(v) or isinstance(v, (property, staticmethod, classmethod)):
+                if callable(v) or inspect.ismodule(v) or inspect.isgetsetdescriptor(v) or isinstance(v, (property, staticmethod, classmethod)):
                     walk(v, f"{qual}.{k}")
 
     walk(importlib.import_module(name), name)

@@ -9,7 +9,9 @@
    doc comments, the C header, the Python stubs, index.d.ts, the wrappers' READMEs and the
    generated Swift/Kotlin bindings) name the rule and point at docs/limits.md: a line there
    that states one of these values next to the rule's words fails.
-3. The user docs that do state values (README.md, SECURITY.md, docs/adr/) state the ones
+3. UniFFI's `Timing` record defaults (literals, an attribute cannot name a constant)
+   equal the core's `Timing::default()`.
+4. The user docs that do state values (README.md, SECURITY.md, docs/adr/) state the ones
    of the table: a time bound there (`N s` on a line about freshness or the window) that
    is no rule value fails, so a changed constant cannot leave a stale number behind.
 
@@ -138,7 +140,9 @@ def patterns(rows) -> list[re.Pattern]:
 def comment(line: str, suffix: str) -> bool:
     """Of source files only the comment lines are docs (`86400` in code is a default value)."""
     s = line.lstrip()
-    return suffix not in (".rs", ".go", ".swift", ".kt", ".h") or s.startswith(("//", "*", "/*"))
+    if suffix not in (".rs", ".go", ".swift", ".kt", ".h"):
+        return True
+    return s.startswith(("//", "/*")) or (s.startswith("*") and not s.startswith("*/"))
 
 
 def files(entry: str, suffixes) -> list[Path]:
@@ -209,11 +213,26 @@ def self_test() -> int:
     return 1 if bad else 0
 
 
+def uniffi_defaults() -> list[str]:
+    """UniFFI's record defaults must be literals: those of its `Timing` are the core's."""
+    path = ROOT / "ffi-uniffi/src/session.rs"
+    body = re.search(r"pub struct Timing \{(.*?)\n\}", path.read_text(encoding="utf-8"), re.S)
+    fields = re.findall(r"#\[uniffi\(default = ([\d_]+)\)\]\s*pub (\w+):", body.group(1)) if body else []
+    if len(fields) != 3:
+        return [f"{path.relative_to(ROOT)}: expected the 3 defaults of the Timing record, found {len(fields)}"]
+    out = []
+    for value, field in fields:
+        core = core_value(f"session::Timing::default().{field}")
+        if rust_int(value) != core:
+            out.append(f"{path.relative_to(ROOT)}: Timing.{field} defaults to {value}, the core's Timing::default() to {core}")
+    return out
+
+
 def main() -> int:
     if sys.argv[1:] == ["--self-test"]:
         return self_test()
     rows, problems = table()
-    problems += wrappers(rows) + user_docs(rows)
+    problems += wrappers(rows) + user_docs(rows) + uniffi_defaults()
     for p in problems:
         print(p)
     if problems:
