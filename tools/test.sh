@@ -11,7 +11,9 @@
 #   4. readme: every transcript block of README.md runs and prints what it shows
 #      (tools/ci/readme.sh), and its capability x surface table is the one
 #      tools/capabilities.json gives, each capability provided or its gap explained
-#      (tools/ci/capabilities.py).
+#      (tools/ci/capabilities.py); the rule values of docs/limits.md are the core's
+#      constants and no wrapper doc restates them (tools/ci/limits.py); no Rust intra-doc
+#      link is in a doc comment a binding generator copies (tools/ci/doc_links.py).
 # Set CONCORDIA_TEST_ONLY=rust|python|wrappers|readme to run one part.
 #
 # Before anything runs, a preflight checks what the chosen parts need and stops with one line
@@ -196,5 +198,9 @@ if wants readme; then
     step tools/ci/readme.sh
     step python3 tools/ci/capabilities.py
     step python3 tools/ci/capabilities.py --self-test
+    step python3 tools/ci/limits.py
+    step python3 tools/ci/limits.py --self-test
+    step python3 tools/ci/doc_links.py --sources
+    step python3 tools/ci/doc_links.py --self-test
 fi
 echo "==> tools/test.sh ($part) passed in $((SECONDS - started)) s"

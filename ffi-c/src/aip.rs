@@ -789,8 +789,8 @@ pub unsafe extern "C" fn concordia_aip_verify_envelope(
 }
 
 /// When concordia_aip_open checks `created_at` (the `freshness` of
-/// concordia_aip_open_checks): at most 300 s ahead of the recipient's clock and at most
-/// 600 s old.
+/// concordia_aip_open_checks): at most `MAX_FUTURE_SKEW` ahead of the recipient's clock and
+/// at most `WINDOW` old (the core's constants, docs/limits.md).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum concordia_aip_freshness {
@@ -1071,7 +1071,7 @@ unsafe fn texts<'a>(list: *const concordia_str, count: usize) -> FfiResult<Vec<&
 /// CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor, the
 /// credential is revoked (its `id` compared decoded) or a required domain/challenge is
 /// missing or different, CONCORDIA_TEMPORAL outside the validity period, for a proof past
-/// its `expires`, created more than 300 s after the time, or expiring before it was
+/// its `expires`, created more than `MAX_FUTURE_SKEW` after the time, or expiring before it was
 /// created, CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof
 /// (an `issuer`, `credentialSubject.id`, `verificationMethod` or `proofValue` written
 /// with JSON escapes included), CONCORDIA_INVALID_ARGUMENT for an unknown `time`.

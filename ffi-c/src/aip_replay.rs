@@ -1,8 +1,9 @@
 //! The AIP replay window (`concordia_core::aip::replay`) as an opaque object: duplicate
 //! detection for at-least-once delivery, with snapshot and restore across restarts.
 //!
-//! The rules are the core's (messages remembered 600 s by sender and id; `created_at` at
-//! most 300 s ahead of `now` and at most 600 s old; a refused check changes nothing, the
+//! The rules are the core's (messages remembered for `WINDOW` by sender and id;
+//! `created_at` at most `MAX_FUTURE_SKEW` ahead of `now` and at most `WINDOW` old, values in
+//! docs/limits.md; a refused check changes nothing, the
 //! clock included; a snapshot that is missing or refused means a cold start; snapshots
 //! optionally sealed with HMAC-SHA256 and a generation). This file converts arguments and
 //! owns the window's storage (on the heap, through concordia-host).
@@ -18,7 +19,8 @@ use crate::{concordia_result, concordia_str};
 /// The most ids a window may be created for (16,777,216: 768 MiB of slots).
 pub const CONCORDIA_AIP_REPLAY_MAX_CAPACITY: usize = 16_777_216;
 
-/// A replay window: remembers up to its capacity of messages (sender and id) for 600 s.
+/// A replay window: remembers up to its capacity of messages (sender and id) for `WINDOW`
+/// (docs/limits.md).
 /// Created with
 /// concordia_aip_replay_window_new, released with concordia_aip_replay_window_free.
 ///
@@ -110,8 +112,8 @@ pub unsafe extern "C" fn concordia_aip_replay_window_free(w: *mut concordia_aip_
 /// a copy from the same sender is a duplicate: another sender's envelope with the same id
 /// is another message. A `now` earlier than one already seen counts as the latest seen.
 ///
-/// Returns CONCORDIA_TEMPORAL when `created_at` is more than 300 s ahead of `now`, more
-/// than 600 s old, or not after a cold-start guard still in force;
+/// Returns CONCORDIA_TEMPORAL when `created_at` is more than `MAX_FUTURE_SKEW` ahead of
+/// `now`, more than `WINDOW` old, or not after a cold-start guard still in force;
 /// CONCORDIA_LIMIT_CAPACITY when the message is new and every slot holds one still inside
 /// the window; CONCORDIA_SCHEMA for an id or time that does not parse. A failed check
 /// leaves the window unchanged, its clock included.
@@ -369,10 +371,11 @@ pub unsafe extern "C" fn concordia_aip_replay_window_restore_sealed(
 }
 
 /// Forgets every message and starts cold at `now` (Unix seconds; call it when there is no
-/// snapshot to restore): envelopes created at or before `now + 300 s` are refused
-/// (CONCORDIA_TEMPORAL) until `now + 900 s`, since the lost window may have accepted them
-/// (it took `created_at` up to 300 s ahead of its clock). Genuine envelopes created in
-/// those 300 s are refused too: the availability cost of a lost store.
+/// snapshot to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are
+/// refused (CONCORDIA_TEMPORAL) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md),
+/// since the lost window may have accepted them (it took `created_at` up to
+/// `MAX_FUTURE_SKEW` ahead of its clock). Genuine envelopes created in that time are
+/// refused too: the availability cost of a lost store.
 ///
 /// # Safety
 /// `w` must be a live window.

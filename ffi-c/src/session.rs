@@ -71,11 +71,11 @@ pub enum concordia_role {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct concordia_timing {
-    /// Maximum duration of the session (default 86400).
+    /// Maximum duration of the session (default: the core's `Timing::default()`).
     pub session_ttl: u32,
-    /// Maximum time to answer an offer (default 3600).
+    /// Maximum time to answer an offer (default: the core's `Timing::default()`).
     pub offer_ttl: u32,
-    /// Maximum number of offers and counters (default 20).
+    /// Maximum number of offers and counters (default: the core's `Timing::default()`).
     pub max_rounds: u32,
 }
 
@@ -104,7 +104,7 @@ pub(crate) unsafe fn session_ref<'a>(s: *const concordia_session) -> FfiResult<&
     unsafe { s.as_ref() }.ok_or(NULL)
 }
 
-/// Writes the default timing (86400, 3600, 20) into `*out`.
+/// Writes the default timing (the core's `Timing::default()`, docs/limits.md) into `*out`.
 ///
 /// # Safety
 /// `out` must be valid for one `concordia_timing` write.
