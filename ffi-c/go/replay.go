@@ -88,7 +88,9 @@ func (w *ReplayWindow) Contains(from, id string) (bool, error) {
 	var m cmem
 	defer m.free()
 	var out C.uint8_t
-	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_contains(w.p, m.str(from), m.str(id), &out) })
+	err := call(func() C.concordia_result {
+		return C.concordia_aip_replay_window_contains(w.p, m.str(from), m.str(id), &out)
+	})
 	runtime.KeepAlive(w)
 	return out == 1, err
 }
