@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The core builds in parts (core/Cargo.toml [features]): checks that every combination that
-# matters compiles without a warning, fast (`cargo check` of the library, no codegen):
-#   no features (canonical JSON, digests, Ed25519, messages, sessions, offers), each feature
-#   alone, the features as `default` has them, every feature, and `small` with and without
-#   the defaults. The test-only `__test-regressions-weakens-checks` is left out of "every
-#   feature": it is checked on its own (debug only: a release build with it must not compile,
-#   which the last step proves).
+# matters compiles without a warning, fast (`cargo check`, no codegen): the library with no
+# feature (canonical JSON, digests, Ed25519, messages, sessions, offers), with each feature
+# alone, with `default`, with every feature, and `small` with and without the defaults; and
+# the tests and benches with no feature. The test-only `__test-regressions-weakens-checks`
+# is left out of "every feature": it is checked on its own (debug only: a release build
+# with it must not compile, which the last step proves).
 # Usage: tools/ci/core-features.sh   (from anywhere; uses the workspace target dir)
 set -euo pipefail
 
@@ -21,7 +21,7 @@ all="$(IFS=,; echo "${features[*]}")"
 check() {
     echo "==> cargo check -p concordia-core $*"
     local out
-    out=$(cargo check --locked -p concordia-core --lib --message-format short "$@" 2>&1) || {
+    out=$(cargo check --locked -p concordia-core --message-format short "$@" 2>&1) || {
         echo "$out" >&2
         exit 1
     }
@@ -32,14 +32,17 @@ check() {
     fi
 }
 
-check --no-default-features
+check --lib --no-default-features
 for f in "${features[@]}"; do
-    check --no-default-features --features "$f"
+    check --lib --no-default-features --features "$f"
 done
-check
-check --no-default-features --features "$all"
-check --features small
-check --no-default-features --features __test-regressions-weakens-checks
+check --lib
+check --lib --no-default-features --features "$all"
+check --lib --features small
+check --lib --no-default-features --features __test-regressions-weakens-checks
+# The tests and benches of the smallest core compile too (those of a part it lacks are
+# gated off by that part's feature).
+check --all-targets --no-default-features
 
 # The weakened checks never ship: an optimized build with the test-only feature fails with
 # the guard's message (src/profiles.rs), and fails for that reason, not another.
