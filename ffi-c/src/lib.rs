@@ -20,7 +20,7 @@
 //! * Every C pointer becomes a Rust reference in `boundary` and nowhere else: the exports
 //!   are `extern "C" fn`s with no `unsafe` of their own (ffi-c/README.md, "Safety").
 #![warn(missing_docs)]
-#![deny(clippy::undocumented_unsafe_blocks)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::multiple_unsafe_ops_per_block)]
 #![allow(non_camel_case_types)]
 
 mod aip;
