@@ -95,7 +95,7 @@ pub(crate) fn guard_quiet(body: impl FnOnce() -> FfiResult) -> concordia_result 
 ///
 /// Returns CONCORDIA_NULL_ARGUMENT for NULL with `count` > 0 and CONCORDIA_INVALID_ARGUMENT
 /// for an array beyond `isize::MAX` bytes.
-pub(crate) fn slice_in<'a, T>(ptr: *const T, count: usize) -> FfiResult<&'a [T]> {
+pub(crate) fn slice_in<'a, T: Copy>(ptr: *const T, count: usize) -> FfiResult<&'a [T]> {
     if count == 0 {
         return Ok(&[]);
     }
@@ -147,28 +147,28 @@ impl concordia_str {
 }
 
 /// A required input struct (`const T *`): NULL is CONCORDIA_NULL_ARGUMENT.
-pub(crate) fn in_ref<'a, T>(ptr: *const T) -> FfiResult<&'a T> {
+pub(crate) fn in_ref<'a, T: Copy>(ptr: *const T) -> FfiResult<&'a T> {
     opt_in(ptr).ok_or(NULL)
 }
 
 /// An optional input struct (`const T *`): `None` for NULL.
-pub(crate) fn opt_in<'a, T>(ptr: *const T) -> Option<&'a T> {
+pub(crate) fn opt_in<'a, T: Copy>(ptr: *const T) -> Option<&'a T> {
     // SAFETY: the header's contract for struct inputs: a non-NULL pointer points to an
     // initialized, aligned `T` that is valid and not written for the whole call.
     unsafe { ptr.as_ref() }
 }
 
 /// A required out-parameter (`T *`): NULL is CONCORDIA_NULL_ARGUMENT.
-pub(crate) fn out_ref<'a, T>(ptr: *mut T) -> FfiResult<&'a mut T> {
+pub(crate) fn out_ref<'a, T: Copy>(ptr: *mut T) -> FfiResult<&'a mut T> {
     opt_out(ptr).ok_or(NULL)
 }
 
 /// An optional out-parameter (`T *`, "NULL: not wanted"): `None` for NULL.
-pub(crate) fn opt_out<'a, T>(ptr: *mut T) -> Option<&'a mut T> {
+pub(crate) fn opt_out<'a, T: Copy>(ptr: *mut T) -> Option<&'a mut T> {
     // SAFETY: the header's contract for out-parameters: a non-NULL pointer is valid and
     // aligned for a write of one `T` for the whole call and aliases no other argument of
-    // it. Every `T` here is a `Copy` C type (nothing of the caller's old value is dropped),
-    // and the exports only assign through the reference, never read what the caller left.
+    // it. `T: Copy`: nothing of the caller's old value is dropped by an assignment, and the
+    // exports only assign through the reference, never read what the caller left.
     unsafe { ptr.as_mut() }
 }
 
@@ -176,7 +176,7 @@ pub(crate) fn opt_out<'a, T>(ptr: *mut T) -> Option<&'a mut T> {
 ///
 /// Returns CONCORDIA_NULL_ARGUMENT for NULL with `cap` > 0 and CONCORDIA_INVALID_ARGUMENT
 /// for an array beyond `isize::MAX` bytes.
-pub(crate) fn slice_out<'a, T>(ptr: *mut T, cap: usize) -> FfiResult<&'a mut [T]> {
+pub(crate) fn slice_out<'a, T: Copy>(ptr: *mut T, cap: usize) -> FfiResult<&'a mut [T]> {
     if ptr.is_null() {
         return if cap == 0 { Ok(&mut []) } else { Err(NULL) };
     }
@@ -185,8 +185,8 @@ pub(crate) fn slice_out<'a, T>(ptr: *mut T, cap: usize) -> FfiResult<&'a mut [T]
     }
     // SAFETY: the header's contract for every output buffer: a non-NULL pointer is valid
     // and aligned for writes of `cap` elements for the whole call and overlaps no input of
-    // it; `ptr` is non-NULL and the size fits an isize (checked above). Every `T` here is
-    // a `Copy` C type, only written through the slice, never read before it is written.
+    // it; `ptr` is non-NULL and the size fits an isize (checked above). `T: Copy`, and
+    // the exports only write through the slice, never read what the caller left in it.
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, cap) })
 }
 
