@@ -1,4 +1,5 @@
-//! Unit tests of the boundary: code mapping, panic catching, size-and-retry.
+//! Unit tests of the boundary: code mapping, panic catching, size-and-retry, and the pointer
+//! conversions (NULL with a length, length 0, the isize bound, too-small buffers, handles).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
