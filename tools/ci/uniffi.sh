@@ -101,6 +101,22 @@ check_drift() {
     echo "Swift and Kotlin bindings and the XCTest demo fixtures are up to date ($((${#pairs[@]} / 2)) files)"
 }
 
+# What can be checked of the root Package.swift without a Swift toolchain: its folders
+# exist, its version is the workspace's and the release URL is that version's tag.
+check_swift_package() {
+    local version path
+    version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)"
+    grep -qx "let version = \"$version\"" Package.swift ||
+        { echo "Package.swift: 'let version' is not the workspace version $version" >&2; exit 1; }
+    grep -q 'releases/download/v\\(version)/ConcordiaFFI.xcframework.zip' Package.swift ||
+        { echo "Package.swift: the binary target's URL is not the release asset of v<version>" >&2; exit 1; }
+    while read -r path; do
+        [[ $path == *.xcframework || -d $path ]] || { echo "Package.swift: no folder $path" >&2; exit 1; }
+    done < <(sed -n 's/.*path: "\([^"]*\)".*/\1/p' Package.swift)
+    [[ -d bindings-swift/Tests/ConcordiaTests/Fixtures ]] || { echo "Package.swift: no Fixtures resource" >&2; exit 1; }
+    echo "==> Package.swift: version $version, its paths exist (not built: no Swift toolchain here)"
+}
+
 python_tests() {
     local py
     py="$(mktemp -d)"
@@ -117,5 +133,6 @@ ensure_python_venv
 build
 check_drift
 $regenerate && exit 0
+check_swift_package
 python_tests
 echo "==> uniffi CI passed in $((SECONDS - started))s"
