@@ -5,7 +5,9 @@
 # wasm-bindgen-cli (`--target web`: node.js instantiates it from the file, browser.js with
 # fetch). wasm-bindgen-cli must be exactly the `wasm-bindgen` version in Cargo.lock:
 #   cargo install --locked wasm-bindgen-cli --version <that version>
-# (tools/ci/js.sh installs it). Run from anywhere.
+# (tools/ci/js.sh installs it), and copies LICENSE and the NOTICE of what the .wasm carries
+# (concordia-core compiles in the conformance suite's JSON Schemas: core/NOTICE) into the
+# package folder, for `npm pack`. Run from anywhere.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,3 +37,5 @@ rm -rf "$here/wasm"
 wasm-bindgen --target web --out-dir "$here/wasm" --out-name concordia_wasm \
     target/wasm32-unknown-unknown/wasm/concordia_wasm.wasm
 wc -c "$here/wasm/concordia_wasm_bg.wasm" | awk '{ print "==> concordia_wasm_bg.wasm: " $1 " bytes" }'
+cp LICENSE "$here/LICENSE"
+cp core/NOTICE "$here/NOTICE"

@@ -8,7 +8,10 @@
 #
 # Needs macOS with Xcode 15 or later (xcodebuild, lipo) and rustup. Usage:
 #   bindings-swift/build-xcframework.sh            # release build
-#   ZIP=1 bindings-swift/build-xcframework.sh      # also ConcordiaFFI.xcframework.zip + checksum
+#   ZIP=1 bindings-swift/build-xcframework.sh      # also ConcordiaFFI.xcframework.zip, its
+#                                                  # checksum written into ../Package.swift
+# The root Package.swift references the zip of a release by URL + checksum, and this
+# folder's ConcordiaFFI.xcframework with CONCORDIA_LOCAL_XCFRAMEWORK=1 (bindings-swift/README.md).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -63,7 +66,10 @@ step xcodebuild -create-xcframework \
 
 if [[ "${ZIP:-0}" == 1 ]]; then
     (cd "$here" && rm -f ConcordiaFFI.xcframework.zip && ditto -c -k --sequesterRsrc --keepParent ConcordiaFFI.xcframework ConcordiaFFI.xcframework.zip)
-    echo "checksum: $(cd "$here" && swift package compute-checksum ConcordiaFFI.xcframework.zip)"
+    checksum="$(swift package compute-checksum "$here/ConcordiaFFI.xcframework.zip")"
+    # The release's checksum, for the URL of v<version>'s asset (Package.swift).
+    sed -i '' "s/^let releaseChecksum = \".*\"$/let releaseChecksum = \"$checksum\"/" Package.swift
+    echo "checksum: $checksum (written into Package.swift; attach bindings-swift/ConcordiaFFI.xcframework.zip to the release)"
 fi
 echo "built $OUT"
-echo "test with: (cd bindings-swift && swift test)"
+echo "test with: CONCORDIA_LOCAL_XCFRAMEWORK=1 swift test   (at the repository root)"

@@ -9,7 +9,8 @@
 # attestation, interop with the release CLI both ways) and the real-browser test (headless
 # Chromium through puppeteer-core verifies the demo transcript on a page served from
 # 127.0.0.1; the network stays closed: background networking, sync and component updates
-# are off). Idempotent; run from anywhere.
+# are off), then installs the packed tarball into a fresh project outside the repository
+# (`package_install`). Idempotent; run from anywhere.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -34,8 +35,9 @@ ensure_tools() {
     if wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
         echo "==> wasm-bindgen-cli $version: present"
     else
-        # Built from crates.io (not a downloaded binary): 17 minutes on this 2-core machine
-        # with other builds running.
+        # Built from crates.io (not a downloaded binary), once: 325 s of CPU time (35 min
+        # wall clock on a 2-core machine at load 14-20). It stays in ~/.cargo/bin: cache
+        # that folder, keyed by the pinned version (bindings-js/README.md).
         step cargo install wasm-bindgen-cli --version "=$version" --locked
     fi
     command -v node >/dev/null || { echo "tools/ci/js.sh: node not found: apt-get install nodejs npm" >&2; exit 2; }
@@ -67,6 +69,50 @@ types_check() {
     step python3 tools/ci/doc_links.py bindings-js/wasm/concordia_wasm.d.ts
 }
 
+# The package as its users install it. `npm pack --dry-run --json` must list exactly the
+# files below (LICENSE and NOTICE included, no test or source file); the tarball is then
+# installed into a fresh npm project in a temporary folder outside the repository
+# (`npm init -y`, `npm install <tarball>`), where bindings-js/install-test/ imports it as an
+# ES module, requires it from CommonJS (the same module instance) and checks known values,
+# and `tsc --strict --noEmit` compiles a .mts and a .cts against its declarations
+# (TypeScript pinned to the devDependency, from npm's cache when present).
+readonly PACKED_FILES="LICENSE NOTICE README.md api.js browser.js errors.js index.d.ts node.js package.json wasm/concordia_wasm.js wasm/concordia_wasm_bg.wasm"
+
+package_install() {
+    local tmp tgz version typescript
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' RETURN
+    case "$tmp/" in "$root"/*) echo "tools/ci/js.sh: the temporary folder $tmp is inside the repository" >&2; return 1 ;; esac
+    version="$(node -p 'require("./bindings-js/package.json").version')"
+    typescript="$(node -p 'require("./bindings-js/package.json").devDependencies.typescript')"
+    cmp LICENSE bindings-js/LICENSE
+    cmp core/NOTICE bindings-js/NOTICE
+    echo "==> npm pack --dry-run --json (bindings-js)"
+    (cd bindings-js && npm pack --dry-run --json --ignore-scripts) >"$tmp/pack.json"
+    # shellcheck disable=SC2016 # the JavaScript's template literals
+    node -e '
+      const [entry] = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      const got = entry.files.map((f) => f.path).sort().join(" ");
+      if (got !== process.argv[2]) {
+        console.error(`npm pack lists:\n  ${got}\nexpected:\n  ${process.argv[2]}`);
+        process.exit(1);
+      }
+      console.log(`==> ${entry.filename}: ${entry.entryCount} files, ${entry.size} bytes packed, ${entry.unpackedSize} unpacked`);
+    ' "$tmp/pack.json" "$PACKED_FILES"
+    tgz="$(cd bindings-js && npm pack --json --ignore-scripts --pack-destination "$tmp" | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8"))[0].filename')"
+    mkdir "$tmp/app"
+    cp bindings-js/install-test/* "$tmp/app/"
+    (
+        cd "$tmp/app"
+        npm init -y >/dev/null
+        step npm install --no-audit --no-fund --prefer-offline "$tmp/$tgz" "typescript@$typescript"
+        CONCORDIA_VERSION="$version" step node esm.mjs
+        CONCORDIA_VERSION="$version" step node cjs.cjs
+        step node node_modules/typescript/bin/tsc --strict --noEmit --module nodenext --moduleResolution nodenext \
+            --target es2022 consumer.mts consumer.cts
+    )
+}
+
 ensure_tools
 # The CLI is the other end of the interop tests (.ci/run has usually built it).
 step cargo build --locked --release -p concordia-cli
@@ -81,5 +127,6 @@ step bindings-js/build.sh
     CONCORDIA_CLI="$root/target/release/concordia" CHROMIUM="$(command -v chromium)" step node --test browser-test/
 )
 types_check
+package_install
 gzip -9 -c bindings-js/wasm/concordia_wasm_bg.wasm | wc -c | awk '{ print "==> concordia_wasm_bg.wasm gzipped: " $1 " bytes" }'
 echo "==> tools/ci/js.sh passed in $((SECONDS - started)) s"

@@ -1,6 +1,7 @@
 // XCTest mirror of ffi-uniffi/tests/test_uniffi_python.py (which CI runs through UniFFI's
 // Python backend, since no Swift toolchain runs there). Run on a Mac after
-// ./build-xcframework.sh with `swift test` in bindings-swift/, or in Xcode.
+// bindings-swift/build-xcframework.sh with `CONCORDIA_LOCAL_XCFRAMEWORK=1 swift test` at the
+// repository root (Package.swift), or in Xcode.
 //
 // Fixtures/demo holds the output of
 //   concordia demo --seed 000102...1f --now 2026-01-02T03:04:05Z
