@@ -5,7 +5,8 @@
 # workflows cannot run here; everything they run is a repository script that does
 # (.ci/run, tools/ci/bootstrap-debian.sh, tools/ci/tag-version.sh, tools/build-wheels.sh,
 # tools/install-c.sh, tools/ci/js.sh, tools/build-jar.sh, tools/ci/package.sh), except the
-# macOS and Windows wheel steps (maturin on those runners) and the publishing actions.
+# macOS and Windows wheel steps (maturin on those runners), the xcframework
+# (bindings-swift/build-xcframework.sh needs macOS with Xcode) and the publishing actions.
 #
 #   tools/ci/workflows.sh
 #
@@ -80,7 +81,7 @@ step "$actionlint" -shellcheck="$(command -v shellcheck)" "${workflows[@]}"
 missing=()
 while read -r script; do
     [[ -f $script ]] || missing+=("$script")
-done < <(grep -ohE '(bash )?(\.ci/run|tools/[A-Za-z0-9_./-]+\.sh)' "${workflows[@]}" | sed 's/^bash //' | sort -u)
+done < <(grep -ohE '(bash )?(\.ci/run|(tools|bindings-[a-z]+)/[A-Za-z0-9_./-]+\.sh)' "${workflows[@]}" | sed 's/^bash //' | sort -u)
 if ((${#missing[@]})); then
     echo "tools/ci/workflows.sh: the workflows run scripts that are not in the repository: ${missing[*]}" >&2
     exit 1
