@@ -7,9 +7,9 @@
 
 use concordia_core::consensus::artifact;
 use concordia_core::consensus::command::{Action, Command};
-use concordia_core::consensus::digest::{self as cdigest, HexDigest};
-use concordia_core::consensus::invitation::{Invitation, Origin, MAX_URL};
-use concordia_core::consensus::room::{ParticipantKind, Refusal, Room, Roster, FULL_CAPACITY};
+use concordia_core::consensus::digest as cdigest;
+use concordia_core::consensus::invitation::MAX_URL;
+use concordia_core::consensus::room::{ParticipantKind, Room, FULL_CAPACITY};
 use concordia_core::consensus::Outcome;
 use concordia_core::digest::Digest;
 use concordia_core::json::{Node, Options};
@@ -73,6 +73,17 @@ pub enum concordia_consensus_participant_kind {
     /// An invited agent.
     CONCORDIA_CONSENSUS_AGENT = 1,
 }
+
+// The kinds' values are their index in the core's `ParticipantKind::ALL`.
+const _: () = assert!(
+    matches!(
+        ParticipantKind::ALL[concordia_consensus_participant_kind::CONCORDIA_CONSENSUS_HUMAN as usize],
+        ParticipantKind::Human
+    ) && matches!(
+        ParticipantKind::ALL[concordia_consensus_participant_kind::CONCORDIA_CONSENSUS_AGENT as usize],
+        ParticipantKind::Agent
+    )
+);
 
 fn action_in(v: u32) -> FfiResult<Action> {
     usize::try_from(v)
@@ -294,11 +305,9 @@ pub unsafe extern "C" fn concordia_consensus_invitation_check(
         // SAFETY: caller contract above.
         let email = unsafe { bytes_in(email, email_len) }?;
         // SAFETY: caller contract above.
-        let origin = match unsafe { origin.opt_text() }? {
-            Some(o) => Origin::new(o)?,
-            None => Origin::DEFAULT,
-        };
-        let inv = Invitation::parse(email, &origin)?;
+        let origin = unsafe { origin.opt_text() }?;
+        let checked = concordia_host::consensus::check_invitation(email, origin)?;
+        let inv = &checked.invitation;
         let (id, href) = (inv.id().as_bytes(), inv.exchange_href().as_bytes());
         let id_dst = info.invitation_id.get_mut(..id.len()).ok_or(Fail::Code(concordia_result::CONCORDIA_INTERNAL))?;
         id_dst.copy_from_slice(id);
@@ -313,7 +322,7 @@ pub unsafe extern "C" fn concordia_consensus_invitation_check(
         info.uuids = c.uuids.into();
         info.secret = c.secret.into();
         info.valid = c.all().into();
-        Ok(c.result()?)
+        Ok(checked.strict().map(drop)?)
     })
 }
 
@@ -423,7 +432,7 @@ pub unsafe extern "C" fn concordia_consensus_command_parse(
 ///
 /// Thread safety: not synchronized; use from one thread at a time (it may move between
 /// threads).
-pub struct concordia_consensus_room(Room<FULL_CAPACITY>);
+pub struct concordia_consensus_room(Box<Room<FULL_CAPACITY>>);
 
 /// One roster entry for concordia_consensus_room_new.
 #[repr(C)]
@@ -461,20 +470,16 @@ pub unsafe extern "C" fn concordia_consensus_room_new(
         *out = std::ptr::null_mut();
         // SAFETY: caller contract above.
         let digest = unsafe { digest.text() }?;
-        let digest = Digest::parse_hex(HexDigest::normalize(digest)?.as_str())?;
         // SAFETY: caller contract above.
         let entries = unsafe { slice_in(roster, roster_count) }?;
-        let mut members = Roster::new();
+        let mut members = Vec::with_capacity(entries.len());
         for p in entries {
-            let kind = match p.kind {
-                0 => ParticipantKind::Human,
-                1 => ParticipantKind::Agent,
-                _ => return Err(Fail::Core(Error::InvalidArgument("unknown participant kind"))),
-            };
+            let kind = usize::try_from(p.kind).ok().and_then(|k| ParticipantKind::ALL.get(k));
+            let kind = kind.ok_or(Fail::Core(Error::InvalidArgument("unknown participant kind")))?;
             // SAFETY: caller contract above.
-            members.push(unsafe { p.id.text() }?, kind)?;
+            members.push((unsafe { p.id.text() }?, kind.as_str()));
         }
-        let room = Room::new(revision, digest, Timestamp::from_unix(deadline), members)?;
+        let room = concordia_host::consensus::new_room(revision, digest, Timestamp::from_unix(deadline), &members)?;
         *out = Box::into_raw(Box::new(concordia_consensus_room(room)));
         Ok(())
     })
@@ -502,7 +507,7 @@ pub(crate) unsafe fn slice_in<'a, T>(ptr: *const T, count: usize) -> FfiResult<&
 /// A non-NULL `room` must be a live room, not used elsewhere during the call.
 unsafe fn room_mut<'a>(room: *mut concordia_consensus_room) -> FfiResult<&'a mut Room<FULL_CAPACITY>> {
     // SAFETY: by this function's contract.
-    unsafe { room.as_mut() }.map(|r| &mut r.0).ok_or(NULL)
+    unsafe { room.as_mut() }.map(|r| &mut *r.0).ok_or(NULL)
 }
 
 /// What concordia_consensus_room_apply did.
@@ -557,31 +562,13 @@ pub unsafe extern "C" fn concordia_consensus_room_apply(
         let (participant, key) = unsafe { (participant.text()?, key.opt_text()?) };
         // SAFETY: caller contract above.
         let wire = unsafe { bytes_in(wire, wire_len) }?;
-        let mut nodes = vec![Node::EMPTY; 16];
-        let cmd = match Command::parse_wire(wire, &mut nodes) {
-            Ok(c) => c,
-            Err(e) => {
-                applied.status = Refusal::BadRequest(e).status().into();
-                return Err(Fail::Core(e));
-            }
+        let a = concordia_host::consensus::apply_wire(room, participant, wire, key, now);
+        *applied = concordia_consensus_applied {
+            status: a.status.into(),
+            event: a.event.unwrap_or(0),
+            outcome: outcome_out(a.outcome)?,
         };
-        let derived = cmd.idempotency_key();
-        let key = key.unwrap_or(derived.as_str());
-        match room.apply(participant, &cmd, key, now) {
-            Ok(a) => {
-                *applied = concordia_consensus_applied {
-                    status: a.status.into(),
-                    event: a.event,
-                    outcome: outcome_out(a.outcome)?,
-                };
-                Ok(())
-            }
-            Err(refusal) => {
-                applied.status = refusal.status().into();
-                applied.outcome = outcome_out(room.outcome(now))?;
-                Err(Fail::Core(refusal.into()))
-            }
-        }
+        Ok(a.result()?)
     })
 }
 

@@ -22,13 +22,15 @@
 
 use concordia_core::consensus::command::Command;
 use concordia_core::consensus::digest::HexDigest;
-use concordia_core::consensus::room::{
-    self, Applied, EventRecord, ParticipantKind, Refusal, Room, Roster, FULL_CAPACITY,
-};
+use concordia_core::consensus::invitation::{Invitation, Origin};
+use concordia_core::consensus::room::{self, EventRecord, ParticipantKind, Refusal, Room, Roster, FULL_CAPACITY};
+use concordia_core::consensus::Outcome;
 use concordia_core::digest::Digest;
 use concordia_core::json::{Node, Value};
 use concordia_core::time::Timestamp;
-use concordia_core::Result;
+use concordia_core::{Error, Result};
+
+use crate::Nodes;
 
 /// A room after its log was replayed.
 #[derive(Debug)]
@@ -86,21 +88,122 @@ pub fn new_room(
     Ok(Box::new(Room::new(revision, digest, deadline, members)?))
 }
 
+/// What the venue answers to one command, accepted or refused: every surface reports these
+/// four fields, so the outcome after a refusal is decided here once (the room's outcome at
+/// `now`: a refused command changes nothing, but a pending round past its deadline reads as
+/// expired).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomAnswer {
+    /// 201 a new event, 200 an exact replay; on a refusal its status (400, 404, 409).
+    pub status: u16,
+    /// The index of the new (or replayed) event; `None` on a refusal.
+    pub event: Option<usize>,
+    /// The outcome after the call.
+    pub outcome: Outcome,
+    /// `None`, or why the room refused the command.
+    pub refusal: Option<Refusal>,
+}
+
+impl RoomAnswer {
+    /// The refusal as the core's error (for surfaces whose results are error codes), or
+    /// `Ok` for an accepted command.
+    ///
+    /// # Errors
+    /// `Error::from(refusal)`: a malformed command keeps its own error.
+    pub fn result(&self) -> Result<()> {
+        self.refusal.map_or(Ok(()), |r| Err(r.into()))
+    }
+}
+
 /// Applies a received command wire body (`{"action","body","revision","digest"}` JSON text)
 /// from `participant` at `now`, with its `Idempotency-Key` (`None`: the command's derived
-/// key), as the venue does: a malformed body is a `400` refusal.
-///
-/// # Errors
-/// The room's [`Refusal`]; a refused command changes nothing.
+/// key), as the venue does: a malformed body is a `400` refusal, and a refused command
+/// changes nothing.
 pub fn apply_wire<const E: usize>(
     room: &mut Room<E>,
     participant: &str,
     wire: &[u8],
     key: Option<&str>,
     now: Timestamp,
-) -> core::result::Result<Applied, Refusal> {
+) -> RoomAnswer {
     let mut nodes = [Node::EMPTY; 16];
-    let cmd = Command::parse_wire(wire, &mut nodes).map_err(Refusal::BadRequest)?;
-    let derived = cmd.idempotency_key();
-    room.apply(participant, &cmd, key.unwrap_or(derived.as_str()), now)
+    let applied = Command::parse_wire(wire, &mut nodes).map_err(Refusal::BadRequest).and_then(|cmd| {
+        let derived = cmd.idempotency_key();
+        room.apply(participant, &cmd, key.unwrap_or(derived.as_str()), now)
+    });
+    match applied {
+        Ok(a) => RoomAnswer { status: a.status, event: Some(a.event), outcome: a.outcome, refusal: None },
+        Err(r) => RoomAnswer { status: r.status(), event: None, outcome: room.outcome(now), refusal: Some(r) },
+    }
+}
+
+/// A room log replayed and read at an instant: what `concordia consensus outcome` and every
+/// surface's room-outcome call report.
+#[derive(Debug)]
+pub struct RoomOutcome {
+    /// The outcome at `now`.
+    pub outcome: Outcome,
+    /// Events in the room's log (an exact replay of an event adds none).
+    pub accepted: usize,
+    /// The events the room refused: their index in the log and why.
+    pub refused: Vec<(usize, Refusal)>,
+}
+
+/// Parses a room document under the one parsing policy, replays it ([`replay_room`]) and
+/// reads its outcome at `now`.
+///
+/// # Errors
+/// The parser's errors, then as [`replay_room`].
+pub fn room_outcome(doc: &[u8], now: Timestamp) -> Result<RoomOutcome> {
+    let mut nodes = Nodes::new();
+    let doc = nodes.parse(doc)?;
+    room_outcome_of(doc.root(), now)
+}
+
+/// [`room_outcome`] of a parsed room document.
+///
+/// # Errors
+/// As [`replay_room`].
+pub fn room_outcome_of(doc: Value<'_>, now: Timestamp) -> Result<RoomOutcome> {
+    let r = replay_room(doc)?;
+    Ok(RoomOutcome { outcome: r.room.outcome(now), accepted: r.room.events().len(), refused: r.refused })
+}
+
+/// An invitation email read against an origin: the invitation (its checks included) and
+/// the first failed check, if any.
+#[derive(Debug)]
+pub struct InvitationCheck {
+    /// The invitation; its secrets never leave it but through the core's request builders.
+    pub invitation: Invitation,
+    /// The first failed check as the core's error ([`Checks::result`]
+    /// (concordia_core::consensus::invitation::Checks::result)): `Binding` for scheme,
+    /// origin and UUIDs, `Privacy` for a query string, `Encoding` for the fragment secret.
+    pub failed: Option<Error>,
+}
+
+impl InvitationCheck {
+    /// The invitation when every check passed.
+    ///
+    /// # Errors
+    /// The first failed check.
+    pub fn strict(self) -> Result<Invitation> {
+        self.failed.map_or(Ok(self.invitation), Err)
+    }
+}
+
+/// The one composition of "check an invitation" for every surface: reads the `CONSENSUS
+/// INVITATION V1` block of a plain-text email against `origin` (`None`: the default origin
+/// `https://consensus.md`) and runs every check. A surface that reports the checks shows
+/// [`InvitationCheck::invitation`]; one that requires them calls
+/// [`InvitationCheck::strict`].
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a malformed origin (checked before the email is read);
+/// the core's errors for an email without a well-formed block (`Schema`, `Limit`, the
+/// parser's).
+pub fn check_invitation(email: &[u8], origin: Option<&str>) -> Result<InvitationCheck> {
+    let origin = origin.map_or(Ok(Origin::DEFAULT), Origin::new)?;
+    let invitation = Invitation::parse(email, &origin)?;
+    let failed = invitation.checks().result().err();
+    Ok(InvitationCheck { invitation, failed })
 }

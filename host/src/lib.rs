@@ -48,6 +48,7 @@ pub mod consensus;
 pub mod par;
 pub mod read;
 pub mod replay;
+pub mod session;
 pub mod store;
 pub mod stream;
 pub mod transcript;
