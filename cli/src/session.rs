@@ -12,7 +12,8 @@ use crate::util::{fail, json_str, need_sub, nodes_for, parse, read_input, usage,
 
 pub const HELP: &str = "concordia session replay --session SESSION.json [--json] MESSAGES.json
   Applies each message of MESSAGES.json (an array, or {\"messages\": [...]}) to a session and
-  prints, per message, the new state or the error; a refused message leaves the session
+  prints, per message, the new state or the error (with --json: its reason class and the
+  reference SDK's exception name); a refused message leaves the session
   unchanged and replay goes on with the next one.
   SESSION.json: {\"session_id\": \"...\", \"created_at\": \"RFC 3339\",
                  \"timing\": {\"session_ttl\": 86400, \"offer_ttl\": 3600, \"max_rounds\": 20},
@@ -131,7 +132,8 @@ pub fn run(mut args: Args) -> CliResult {
                 first_refusal.get_or_insert((i, e));
                 if as_json {
                     outln!(
-                        "{{\"error\":\"{}\",\"index\":{i},\"message\":{},\"ok\":false,\"state\":\"{}\"}}",
+                        "{{\"class\":\"{}\",\"error\":\"{}\",\"index\":{i},\"message\":{},\"ok\":false,\"state\":\"{}\"}}",
+                        e.class().as_str(),
                         sdk_error_name(&e),
                         json_str(&e.to_string()),
                         session.state().as_str()

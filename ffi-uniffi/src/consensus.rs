@@ -295,7 +295,7 @@ fn outcome_of(o: CoreOutcome) -> Result<ConsensusOutcome, ConsensusError> {
 }
 
 /// Loads a room document (`{revision, digest, deadline, roster, events}` JSON text), runs
-/// each event through the core's room model (`concordia_host::consensus::room_outcome`)
+/// each event through the core's room model (`concordia_host::consensus::replay_room`)
 /// and reports the outcome at `now` with every refused event, as `concordia consensus
 /// outcome` does.
 #[uniffi::export]
