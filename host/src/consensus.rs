@@ -1,6 +1,12 @@
-//! A Consensus room log replayed to its outcome: the room document `concordia consensus
-//! outcome` reads (`{revision, digest, deadline, roster, events}`), each event run through
-//! the core's room model ([`Room::apply`]) in order, for every host that offers it.
+//! The Consensus compositions of every surface (CLI, C and Go, Python, UniFFI, JS), each
+//! written once: a command applied to a live room as the venue answers it ([`apply_wire`]:
+//! the derived key by default, a malformed body a `400`, the outcome after a refusal), a
+//! room log replayed to its outcome ([`replay_room`], [`room_outcome`]) and an invitation
+//! email checked ([`check_invitation`]: the default origin, every check, the first failure).
+//!
+//! A room log is the room document `concordia consensus outcome` reads (`{revision, digest,
+//! deadline, roster, events}`), each event run through the core's room model
+//! ([`Room::apply`]) in order.
 //!
 //! An event the room refuses is recorded with its [`Refusal`] (and changes nothing); an
 //! event that is not a well-formed event record is refused as `400 bad_request`. An event
@@ -175,9 +181,10 @@ pub fn room_outcome_of(doc: Value<'_>, now: Timestamp) -> Result<RoomOutcome> {
 pub struct InvitationCheck {
     /// The invitation; its secrets never leave it but through the core's request builders.
     pub invitation: Invitation,
-    /// The first failed check as the core's error ([`Checks::result`]
-    /// (concordia_core::consensus::invitation::Checks::result)): `Binding` for scheme,
-    /// origin and UUIDs, `Privacy` for a query string, `Encoding` for the fragment secret.
+    /// The first failed check as the core's error
+    /// ([`Checks::result`](concordia_core::consensus::invitation::Checks::result)): `Binding`
+    /// for scheme, origin and UUIDs, `Privacy` for a query string, `Encoding` for the
+    /// fragment secret.
     pub failed: Option<Error>,
 }
 
@@ -206,4 +213,49 @@ pub fn check_invitation(email: &[u8], origin: Option<&str>) -> Result<Invitation
     let invitation = Invitation::parse(email, &origin)?;
     let failed = invitation.checks().result().err();
     Ok(InvitationCheck { invitation, failed })
+}
+
+#[cfg(test)]
+mod tests {
+    use concordia_core::time::parse_datetime;
+
+    use super::*;
+
+    const DIGEST: &str = "a39a0a21abf129e36aac6299298167f0f0ee3f6dbca6bbecc8079ec894131099";
+
+    fn wire(action: &str) -> String {
+        format!(r#"{{"action":"{action}","body":"","digest":"{DIGEST}","revision":1}}"#)
+    }
+
+    #[test]
+    fn a_refusal_reports_the_rooms_outcome_at_now_and_adds_no_event() {
+        let deadline = parse_datetime("2026-09-10T00:00:00Z").unwrap();
+        let mut room = new_room(1, DIGEST, deadline, &[("dana", "human"), ("bot", "agent")]).unwrap();
+        let before = parse_datetime("2026-09-06T00:00:00Z").unwrap();
+        let a = apply_wire(&mut room, "dana", wire("agree").as_bytes(), None, before);
+        assert_eq!((a.status, a.event, a.outcome, a.refusal), (201, Some(0), Outcome::Pending, None));
+        let a = apply_wire(&mut room, "bot", b"{", None, before);
+        assert_eq!((a.status, a.event, a.outcome), (400, None, Outcome::Pending));
+        assert_eq!(a.result().unwrap_err().class().as_str(), "input");
+        // A malformed body at the deadline: refused, and the answer's outcome is the
+        // room's at that instant.
+        let a = apply_wire(&mut room, "bot", b"{", None, deadline);
+        assert_eq!((a.status, a.outcome), (400, Outcome::Expired));
+        let a = apply_wire(&mut room, "bot", wire("agree").as_bytes(), None, deadline);
+        assert_eq!((a.status, a.event, a.outcome, a.refusal), (409, None, Outcome::Expired, Some(Refusal::Expired)));
+        assert_eq!(a.result().unwrap_err().class().as_str(), "temporal");
+        assert_eq!(room.events().len(), 1);
+    }
+
+    #[test]
+    fn an_invitation_check_keeps_the_checks_and_strict_gives_the_first_failure() {
+        let email = include_bytes!("../../examples/consensus/email.txt");
+        let ok = check_invitation(email, None).unwrap();
+        assert!(ok.failed.is_none() && ok.invitation.checks().all());
+        assert!(check_invitation(email, Some("https://consensus.md")).unwrap().strict().is_ok());
+        let other = check_invitation(email, Some("https://staging.consensus.md")).unwrap();
+        assert!(!other.invitation.checks().origin);
+        assert_eq!(other.strict().unwrap_err().class().as_str(), "binding");
+        assert_eq!(check_invitation(email, Some("http://consensus.md")).unwrap_err(), Error::InvalidArgument("origin"));
+    }
 }
