@@ -30,6 +30,8 @@ echo "==> cargo build --locked -p concordia-wasm --target wasm32-unknown-unknown
 cargo build --locked -p concordia-wasm --target wasm32-unknown-unknown --profile wasm
 echo "==> wasm-bindgen --target web --out-dir bindings-js/wasm"
 rm -rf "$here/wasm"
-wasm-bindgen --target web --no-typescript --out-dir "$here/wasm" --out-name concordia_wasm \
+# With its TypeScript declarations (wasm/concordia_wasm.d.ts, not published: index.d.ts is
+# checked against them by tools/ci/js_types.mjs).
+wasm-bindgen --target web --out-dir "$here/wasm" --out-name concordia_wasm \
     target/wasm32-unknown-unknown/wasm/concordia_wasm.wasm
 wc -c "$here/wasm/concordia_wasm_bg.wasm" | awk '{ print "==> concordia_wasm_bg.wasm: " $1 " bytes" }'

@@ -386,7 +386,7 @@ export function aipOpen(
   options?: AipOpenOptions,
 ): { header: AipHeader; bodyJson: string };
 
-/** Remembers message ids for 600 s (at-least-once delivery). */
+/** Remembers message ids for the replay window (`WINDOW`, docs/limits.md) (at-least-once delivery). */
 export class AipReplayWindow {
   constructor(capacity: "small" | "medium" | "large");
   /** One delivery of message `id` from the sender `from` (its DID): only a copy from the same sender is a duplicate. */

@@ -163,7 +163,7 @@ enum concordia_result
   // id the window has already seen (a duplicate delivery or a replay: acknowledge it, do
   // not process it again). Not a core error: the host's verdict `Duplicate`.
   CONCORDIA_AIP_REPLAY = 408,
-  // Limit: containers nested deeper than the maximum depth (128).
+  // Limit: containers nested deeper than the maximum depth (`DEFAULT_MAX_DEPTH`).
   CONCORDIA_LIMIT_DEPTH = 500,
   // Limit: more values than the node buffer holds.
   CONCORDIA_LIMIT_NODES = 501,
@@ -477,8 +477,8 @@ typedef uint32_t concordia_aip_trust_event;
 #endif // __cplusplus
 
 // When concordia_aip_open checks `created_at` (the `freshness` of
-// concordia_aip_open_checks): at most 300 s ahead of the recipient's clock and at most
-// 600 s old.
+// concordia_aip_open_checks): at most `MAX_FUTURE_SKEW` ahead of the recipient's clock and
+// at most `WINDOW` old (the core's constants, docs/limits.md).
 enum concordia_aip_freshness
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
@@ -571,7 +571,8 @@ typedef uint32_t concordia_transcript_format;
 // Thread safety: immutable once created; may be shared by threads.
 typedef struct concordia_aip_keypair concordia_aip_keypair;
 
-// A replay window: remembers up to its capacity of messages (sender and id) for 600 s.
+// A replay window: remembers up to its capacity of messages (sender and id) for `WINDOW`
+// (docs/limits.md).
 // Created with
 // concordia_aip_replay_window_new, released with concordia_aip_replay_window_free.
 //
@@ -927,11 +928,11 @@ typedef struct concordia_envelope {
 
 // Timing parameters of SPEC §5.3, in seconds.
 typedef struct concordia_timing {
-  // Maximum duration of the session (default 86400).
+  // Maximum duration of the session (default: the core's `Timing::default()`).
   uint32_t session_ttl;
-  // Maximum time to answer an offer (default 3600).
+  // Maximum time to answer an offer (default: the core's `Timing::default()`).
   uint32_t offer_ttl;
-  // Maximum number of offers and counters (default 20).
+  // Maximum number of offers and counters (default: the core's `Timing::default()`).
   uint32_t max_rounds;
 } concordia_timing;
 
@@ -1274,7 +1275,7 @@ concordia_result concordia_aip_vc_issue(const struct concordia_keypair *kp,
 // CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor, the
 // credential is revoked (its `id` compared decoded) or a required domain/challenge is
 // missing or different, CONCORDIA_TEMPORAL outside the validity period, for a proof past
-// its `expires`, created more than 300 s after the time, or expiring before it was
+// its `expires`, created more than `MAX_FUTURE_SKEW` after the time, or expiring before it was
 // created, CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof
 // (an `issuer`, `credentialSubject.id`, `verificationMethod` or `proofValue` written
 // with JSON escapes included), CONCORDIA_INVALID_ARGUMENT for an unknown `time`.
@@ -1377,8 +1378,8 @@ void concordia_aip_replay_window_free(struct concordia_aip_replay_window *w);
 // a copy from the same sender is a duplicate: another sender's envelope with the same id
 // is another message. A `now` earlier than one already seen counts as the latest seen.
 //
-// Returns CONCORDIA_TEMPORAL when `created_at` is more than 300 s ahead of `now`, more
-// than 600 s old, or not after a cold-start guard still in force;
+// Returns CONCORDIA_TEMPORAL when `created_at` is more than `MAX_FUTURE_SKEW` ahead of
+// `now`, more than `WINDOW` old, or not after a cold-start guard still in force;
 // CONCORDIA_LIMIT_CAPACITY when the message is new and every slot holds one still inside
 // the window; CONCORDIA_SCHEMA for an id or time that does not parse. A failed check
 // leaves the window unchanged, its clock included.
@@ -1493,10 +1494,11 @@ concordia_result concordia_aip_replay_window_restore_sealed(struct concordia_aip
                                                             uint64_t min_generation);
 
 // Forgets every message and starts cold at `now` (Unix seconds; call it when there is no
-// snapshot to restore): envelopes created at or before `now + 300 s` are refused
-// (CONCORDIA_TEMPORAL) until `now + 900 s`, since the lost window may have accepted them
-// (it took `created_at` up to 300 s ahead of its clock). Genuine envelopes created in
-// those 300 s are refused too: the availability cost of a lost store.
+// snapshot to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are
+// refused (CONCORDIA_TEMPORAL) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md),
+// since the lost window may have accepted them (it took `created_at` up to
+// `MAX_FUTURE_SKEW` ahead of its clock). Genuine envelopes created in that time are
+// refused too: the availability cost of a lost store.
 //
 // # Safety
 // `w` must be a live window.
@@ -2046,7 +2048,7 @@ concordia_result concordia_profile_name(size_t index,
                                         size_t out_cap,
                                         size_t *out_len);
 
-// Writes the default timing (86400, 3600, 20) into `*out`.
+// Writes the default timing (the core's `Timing::default()`, docs/limits.md) into `*out`.
 //
 // # Safety
 // `out` must be valid for one `concordia_timing` write.

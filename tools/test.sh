@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README: "Two commands"):
 #   1. rust: the Rust tests of the workspace (core, host, CLI, conformance runner, C ABI
-#      crate), and the core again with its `small` feature;
+#      crate), the core again with its `small` feature, the conformance canaries under the
+#      test-only weakened checks, and a check of each of the core's features alone
+#      (tools/ci/core-features.sh);
 #   2. python: the Python tests in tests-py/: canonical JSON against rfc8785, the vendored
 #      RFC 8785 files, the reference SDK and V8; interop with the reference SDK; the
 #      conformance suite against the reference runner on thousands of new mutations;
@@ -11,7 +13,9 @@
 #   4. readme: every transcript block of README.md runs and prints what it shows
 #      (tools/ci/readme.sh), and its capability x surface table is the one
 #      tools/capabilities.json gives, each capability provided or its gap explained
-#      (tools/ci/capabilities.py).
+#      (tools/ci/capabilities.py); the rule values of docs/limits.md are the core's
+#      constants and no wrapper doc restates them (tools/ci/limits.py); no Rust intra-doc
+#      link is in a doc comment a binding generator copies (tools/ci/doc_links.py).
 # Set CONCORDIA_TEST_ONLY=rust|python|wrappers|readme to run one part.
 #
 # Before anything runs, a preflight checks what the chosen parts need and stops with one line
@@ -164,6 +168,13 @@ rust_tests() {
     # doc examples.
     step cargo test --locked -p concordia-core --features serde --lib serde::
     step cargo test --locked -p concordia-core --features serde --doc serde
+    # The conformance canaries under deliberately weakened checks: the core's test-only
+    # `__test-regressions-weakens-checks` feature, turned on here and nowhere else (no member
+    # enables it, so `cargo test --workspace` above ran the core unweakened, which
+    # conformance/tests/normal_build.rs checks). Its own core build, so only this crate.
+    step cargo test --locked -p concordia-conformance --features __test-regressions-weakens-checks --test regressions
+    # The core builds in parts: every feature alone, none, all (cargo check, no tests).
+    step tools/ci/core-features.sh
 }
 
 build_cli() {
@@ -196,5 +207,9 @@ if wants readme; then
     step tools/ci/readme.sh
     step python3 tools/ci/capabilities.py
     step python3 tools/ci/capabilities.py --self-test
+    step python3 tools/ci/limits.py
+    step python3 tools/ci/limits.py --self-test
+    step python3 tools/ci/doc_links.py --sources
+    step python3 tools/ci/doc_links.py --self-test
 fi
 echo "==> tools/test.sh ($part) passed in $((SECONDS - started)) s"

@@ -112,7 +112,7 @@ pub fn aip_parse_did_document(did_document_json: &str) -> JsResult<JsValue> {
 /// endpoint is unreachable).
 ///
 /// # Errors
-/// As [`aip_parse_did_document`].
+/// As `aip_parse_did_document`.
 #[wasm_bindgen(js_name = aipSelectRoute)]
 pub fn aip_select_route(did_document_json: &str, endpoint_reachable: bool) -> JsResult<JsValue> {
     with_document(did_document_json, |d| {
@@ -133,7 +133,7 @@ pub fn aip_select_route(did_document_json: &str, endpoint_reachable: bool) -> Js
 pub struct AipKeyPair {
     ed: CoreKeyPair,
     x: X25519SecretKey,
-    /// The agent's own `did:aip`, when known: [`aip_open`] then checks that an envelope is
+    /// The agent's own `did:aip`, when known: `aip_open` then checks that an envelope is
     /// addressed to it, as `concordia aip open` does with a key file's `did`.
     did: Option<String>,
 }
@@ -168,7 +168,7 @@ impl AipKeyPair {
     }
 
     /// The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
-    /// `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+    /// `x25519_secret_hex` and, when present, the agent's `did`, which `aip_open` then
     /// checks envelopes against).
     ///
     /// # Errors
@@ -195,7 +195,7 @@ impl AipKeyPair {
         Ok(AipKeyPair { ed: kf.ed, x, did: kf.did })
     }
 
-    /// The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+    /// The same keys for the agent `did` (a `did:aip`): `aip_open` then checks that an
     /// envelope is addressed to it.
     ///
     /// # Errors
@@ -290,7 +290,7 @@ impl AipKeyPair {
         concordia_core::did_key::encode(&self.ed.public_key()).as_str().to_string()
     }
 
-    /// The Ed25519 half as a [`KeyPair`].
+    /// The Ed25519 half as a `KeyPair`.
     #[wasm_bindgen(js_name = signingKey)]
     pub fn signing_key(&self) -> KeyPair {
         KeyPair(self.ed.clone())
@@ -401,10 +401,11 @@ pub fn aip_verify_envelope(sender_did_document_json: &str, envelope_json: &str) 
 /// else the key pair's DID from a key file's `did` or `withDid`; without either an
 /// `InputError`, unless `anyRecipient` skips the check by name), the body opens with
 /// `recipient`'s X25519 key, then freshness at `now` (`undefined`: the JavaScript clock;
-/// `skipFreshness` skips it by name): `createdAt` at most 300 s ahead and 600 s old.
+/// `skipFreshness` skips it by name): `createdAt` within the replay window's bounds (at
+/// most `MAX_FUTURE_SKEW` ahead, at most `WINDOW` old: docs/limits.md).
 /// Returns `{header, bodyJson}`. The package's `aipOpen(recipient, doc, envelope,
 /// {now, window, recipientDid, anyRecipient, skipFreshness})` calls this or
-/// [`aip_open_window`].
+/// `aip_open_window`.
 ///
 /// # Errors
 /// `InputError` (no or a malformed recipient DID, malformed JSON), `SignatureError` (also
@@ -424,13 +425,13 @@ pub fn aip_open(
     open_with(recipient, sender_did_document_json, envelope_json, OpenPolicy { freshness, addressee, window: None })
 }
 
-/// As [`aip_open`], with `window`'s replay check instead of the freshness check alone: an
+/// As `aip_open`, with `window`'s replay check instead of the freshness check alone: an
 /// id the window has already seen is a `ReplayError` (class `replay`; acknowledge it, do
 /// not process it again). The window remembers only envelopes that passed every other
 /// check.
 ///
 /// # Errors
-/// As [`aip_open`]; `ReplayError`; `LimitError` for a full window.
+/// As `aip_open`; `ReplayError`; `LimitError` for a full window.
 #[wasm_bindgen(js_name = aipOpenWindow)]
 #[allow(clippy::too_many_arguments)]
 pub fn aip_open_window(
@@ -474,8 +475,9 @@ fn open_with(recipient: &AipKeyPair, doc: &str, env: &str, policy: OpenPolicy<'_
 
 type Window = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
 
-/// A replay window for at-least-once relay delivery: remembers message ids for 600 s and
-/// rejects `createdAt` more than 300 s ahead of `now` or older than 600 s. A failed check
+/// A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
+/// and rejects `createdAt` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
+/// `WINDOW` (the core's constants, docs/limits.md). A failed check
 /// leaves it unchanged. Survives restarts through `snapshot()` and `restore()`.
 #[wasm_bindgen]
 pub struct AipReplayWindow {
@@ -611,7 +613,8 @@ impl AipReplayWindow {
     }
 
     /// Forgets every message and starts cold at `now`: envelopes created at or before
-    /// `now + 300 s` are refused (`TemporalError`) until `now + 900 s`.
+    /// `now + MAX_FUTURE_SKEW` are refused (`TemporalError`) until
+    /// `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md).
     ///
     /// # Errors
     /// `InputError` for a bad time.

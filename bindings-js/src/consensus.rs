@@ -91,7 +91,7 @@ pub fn consensus_parse_invitation(email: String, origin: Option<String>) -> JsRe
     summary(email, origin, false)
 }
 
-/// As [`consensus_parse_invitation`], but fails with the first failed check (`BindingError`
+/// As `consensus_parse_invitation`, but fails with the first failed check (`BindingError`
 /// for scheme, origin and UUIDs, `PrivacyError` for a query string, `InputError` for the
 /// fragment secret).
 ///

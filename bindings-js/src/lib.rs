@@ -63,7 +63,7 @@ pub fn canonicalize(json: &str) -> JsResult<String> {
 /// message's chain hash.
 ///
 /// # Errors
-/// As [`canonicalize`].
+/// As `canonicalize`.
 #[wasm_bindgen]
 pub fn hash(json: &str) -> JsResult<String> {
     let mut nodes = concordia_host::Nodes::new();
@@ -72,7 +72,7 @@ pub fn hash(json: &str) -> JsResult<String> {
 }
 
 /// Checks the record `input` (JSON text) under the conformance profile named `name` (e.g.
-/// `receipt-v1`; see [`profile_names`]) with `context`, the vector's context object (JSON
+/// `receipt-v1`; see `profile_names`) with `context`, the vector's context object (JSON
 /// text). Returns when the record is accepted; a rejection's `class` is the contract's
 /// reason class.
 ///

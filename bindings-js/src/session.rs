@@ -20,7 +20,7 @@ pub struct Session {
 impl Session {
     /// A session in `proposed` with identifier `id` (at most 128 bytes), created at
     /// `createdAt` (a `Date`), with `timing` `{sessionTtl, offerTtl, maxRounds}` in seconds
-    /// (each optional; defaults 86400, 3600, 20).
+    /// (each optional; the defaults are the core's `Timing::default()`, docs/limits.md).
     ///
     /// # Errors
     /// `InputError` for an identifier over 128 bytes or a bad time or timing.

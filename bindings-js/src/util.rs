@@ -13,7 +13,7 @@ pub(crate) fn utf8(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// A `Date` (or milliseconds since the epoch) as a core [`Timestamp`].
+/// A `Date` (or milliseconds since the epoch) as a core `Timestamp`.
 pub(crate) fn timestamp(v: &JsValue) -> JsResult<Timestamp> {
     let ms = match v.dyn_ref::<Date>() {
         Some(d) => d.get_time(),
@@ -28,7 +28,7 @@ pub(crate) fn timestamp(v: &JsValue) -> JsResult<Timestamp> {
     Ok(Timestamp::from_unix_nanos(secs as i64, nanos as u32)?)
 }
 
-/// A core [`Timestamp`] as a `Date` (millisecond precision, as `Date` has).
+/// A core `Timestamp` as a `Date` (millisecond precision, as `Date` has).
 pub(crate) fn date(t: Timestamp) -> Date {
     #[allow(clippy::cast_precision_loss)]
     let ms = t.unix_seconds() as f64 * 1000.0 + f64::from(t.subsec_nanos()) / 1_000_000.0;

@@ -501,7 +501,8 @@ fn verify_envelope<'py>(
 /// without either, `InvalidArgumentError` unless `any_recipient=True` skips the check by
 /// name), the body opens with the recipient's X25519 key; then freshness at `now` (Unix
 /// seconds or RFC 3339; default the operating system's clock; `skip_freshness=True` skips
-/// it by name): `created_at` at most 300 s ahead and 600 s old; with a `ReplayWindow`, also
+/// it by name): `created_at` within the replay window's bounds (at most `MAX_FUTURE_SKEW`
+/// ahead, at most `WINDOW` old: docs/limits.md); with a `ReplayWindow`, also
 /// that the id was not opened with it before (`ReplayError`; the window remembers only
 /// envelopes that passed every other check).
 #[pyfunction]

@@ -25,12 +25,13 @@ fn slots<T: Clone>(n: usize, fill: T) -> PyResult<Box<[T]>> {
     Ok(v.into_boxed_slice())
 }
 
-/// Remembers AIP messages (sender DID and message id) for 600 s (duplicate detection for
-/// at-least-once delivery): `check` answers `"fresh"` (remembered now) or `"duplicate"`
-/// (only a copy from the same sender), and raises `TemporalError` for a `created_at` more
-/// than 300 s ahead of `now`, more than 600 s old, or not after a cold-start guard still in
-/// force, and `LimitError` when every slot holds a message still inside the window. A
-/// refused check changes nothing, its clock included.
+/// Remembers AIP messages (sender DID and message id) for the replay window, `WINDOW`
+/// (duplicate detection for at-least-once delivery): `check` answers `"fresh"`
+/// (remembered now) or `"duplicate"` (only a copy from the same sender), and raises
+/// `TemporalError` for a `created_at` more than `MAX_FUTURE_SKEW` ahead of `now`, more than
+/// `WINDOW` old (the core's constants; docs/limits.md states their values), or not after a
+/// cold-start guard still in force, and `LimitError` when every slot holds a message still
+/// inside the window. A refused check changes nothing, its clock included.
 ///
 /// `snapshot()` gives the state as versioned, checksummed bytes (one generation more each
 /// time); `restore(bytes)` reads them back after a restart, and fails closed: bytes it
@@ -150,8 +151,9 @@ impl ReplayWindow {
     }
 
     /// Forgets every message and starts cold at `now` (default: the clock); call it when
-    /// there is no snapshot to restore. Envelopes created at or before `now + 300 s` are
-    /// refused until `now + 900 s`, since the lost window may have accepted them.
+    /// there is no snapshot to restore. Envelopes created at or before
+    /// `now + MAX_FUTURE_SKEW` are refused until `now + WINDOW + MAX_FUTURE_SKEW`
+    /// (docs/limits.md), since the lost window may have accepted them.
     #[pyo3(signature = (now = None))]
     fn cold_start(&mut self, py: Python<'_>, now: Option<f64>) -> PyResult<()> {
         let now = time_or_now(py, now)?;

@@ -52,10 +52,11 @@ use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use crate::errors::{new_err, CoreError, Exc};
 
 /// Deepest nesting of containers (dicts, lists, tuples) the walk accepts: the core
-/// writer's, [`concordia_core::json::DEFAULT_MAX_DEPTH`] (128 nested containers are accepted, 129 refused).
+/// writer's, `concordia_core::json::DEFAULT_MAX_DEPTH` (that many nested containers are accepted,
+/// one more is refused; docs/limits.md).
 pub const MAX_DEPTH: usize = events::MAX_DEPTH;
 
-/// The error for a container nested deeper than [`MAX_DEPTH`].
+/// The error for a container nested deeper than `MAX_DEPTH`.
 fn depth_error() -> PyErr {
     let e = Error::Limit { kind: Limit::Depth, offset: 0 };
     new_err(
@@ -198,8 +199,8 @@ fn unsafe_integer_error(literal: &str) -> PyErr {
 }
 
 /// Scans like the SDK's `_check_no_special_floats`: dict values (of the members `rule`
-/// keeps), list and tuple items, down to [`MAX_DEPTH`] containers (deeper, the walk's own
-/// depth error stands); a float fails where the core's [`events::check_double`] refuses it.
+/// keeps), list and tuple items, down to `MAX_DEPTH` containers (deeper, the walk's own
+/// depth error stands); a float fails where the core's `events::check_double` refuses it.
 /// `depth`: the containers around `obj`. Runs no Python code.
 pub fn check_special_floats<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, depth: usize) -> PyResult<()> {
     if depth > MAX_DEPTH {
@@ -232,11 +233,11 @@ pub fn check_special_floats<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: 
 
 /// Appends the canonical JSON of `obj` under `rule` to `out` (the SDK's
 /// `{k: v for k, v in data.items() if k != "signature"}` is
-/// [`concordia_core::preimage::WithoutSignature`]).
+/// `concordia_core::preimage::WithoutSignature`).
 ///
 /// # Errors
 /// `ValueError` subclasses for special floats and lone surrogates (the same error the SDK
-/// raises first), and for nesting beyond [`MAX_DEPTH`] and integers the core's number
+/// raises first), and for nesting beyond `MAX_DEPTH` and integers the core's number
 /// policy refuses; `TypeError` for other types; `RuntimeError` for a dict changed during
 /// the walk; `MemoryError` when the output cannot grow.
 pub fn write<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, out: &mut Vec<u8>) -> PyResult<()> {
@@ -259,7 +260,7 @@ pub fn write<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P, out: &mut V
 /// The canonical JSON of `obj` under `rule` as a new buffer of exactly its length.
 ///
 /// # Errors
-/// As [`write()`].
+/// As `write()`.
 pub fn to_vec<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P) -> PyResult<Vec<u8>> {
     with_canonical(obj, rule, |text| Ok(text.to_vec()))
 }
@@ -270,7 +271,7 @@ pub fn to_vec<P: Preimage + ?Sized>(obj: &Bound<'_, PyAny>, rule: &P) -> PyResul
 /// runs) gets a buffer of its own.
 ///
 /// # Errors
-/// As [`write()`], and whatever `f` returns.
+/// As `write()`, and whatever `f` returns.
 pub fn with_canonical<P: Preimage + ?Sized, T>(
     obj: &Bound<'_, PyAny>,
     rule: &P,
@@ -444,7 +445,7 @@ fn exact(p: *mut ffi::PyObject, check: unsafe fn(*mut ffi::PyObject) -> std::os:
     unsafe { check(p) != 0 }
 }
 
-/// The fast walk over exact built-in types; see the [module docs](self).
+/// The fast walk over exact built-in types; see the module docs.
 ///
 /// **Why borrowed references are sound here.** The caller holds a strong reference to the
 /// root and the GIL. Every object reached is owned by a container reachable from the root,
@@ -623,7 +624,7 @@ pub mod fast {
         }
 
         /// # Safety
-        /// As [`Walk::value`], and `d` is an exact `dict`.
+        /// As `Walk::value`, and `d` is an exact `dict`.
         unsafe fn dict(&mut self, d: *mut ffi::PyObject) -> Step {
             let mut object: Object<'_> = self.w.begin_object()?;
             let start = self.members.len();
@@ -664,7 +665,7 @@ pub mod fast {
         }
     }
 
-    /// The UTF-8 text of a live exact `str`, or [`Stop`] for a lone surrogate.
+    /// The UTF-8 text of a live exact `str`, or `Stop` for a lone surrogate.
     ///
     /// # Safety
     /// `s` is a live `str` that stays alive for `'a`, the GIL is held and no Python code

@@ -180,7 +180,7 @@ pub fn key_pair_of(obj: &Bound<'_, PyAny>) -> PyResult<CoreKeyPair> {
     Err(PyTypeError::new_err("ES256 requires an ES256KeyPair"))
 }
 
-/// The ES256 public key held by `obj`: an [`Es256PublicKey`], a `cryptography` P-256
+/// The ES256 public key held by `obj`: an `Es256PublicKey`, a `cryptography` P-256
 /// `EllipticCurvePublicKey`, X9.62 bytes, or base64 text of them. `None` for anything else
 /// (the SDK's `verify_signature` answers `False` then).
 pub fn public_key_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<CorePublicKey>> {

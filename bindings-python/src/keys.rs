@@ -95,7 +95,7 @@ impl PublicKey {
         PublicKey { inner, prepared: OnceLock::new() }
     }
 
-    /// The key checked and decoded ([`CorePublicKey::prepare`]), once per object.
+    /// The key checked and decoded (`CorePublicKey::prepare`), once per object.
     pub(crate) fn prepared(&self) -> concordia_core::Result<PreparedKey> {
         *self.prepared.get_or_init(|| self.inner.prepare())
     }
@@ -150,7 +150,7 @@ impl PublicKey {
     }
 }
 
-/// `public_key_from_b64url`: the SDK's helper, returning a [`PublicKey`].
+/// `public_key_from_b64url`: the SDK's helper, returning a `PublicKey`.
 #[pyfunction]
 pub fn public_key_from_b64url(s: &Bound<'_, PyAny>) -> PyResult<PublicKey> {
     let text = s.cast::<PyString>().map_err(|_| PyTypeError::new_err("base64 public key must be a string"))?;
@@ -213,7 +213,7 @@ fn is_ed25519_private(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
 }
 
-/// [`public_key_of`], checked and decoded: a [`PublicKey`] object's kept form, any other
+/// `public_key_of`, checked and decoded: a `PublicKey` object's kept form, any other
 /// key's prepared for this call; `Some(Err(_))` for a key that is not a valid point.
 pub fn prepared_key_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<concordia_core::Result<PreparedKey>>> {
     if let Ok(pk) = obj.cast::<PublicKey>() {
@@ -237,7 +237,7 @@ pub fn verification_material<'py>(
     Ok(d)
 }
 
-/// The Ed25519 public key held by `obj`: a [`PublicKey`], a `cryptography`
+/// The Ed25519 public key held by `obj`: a `PublicKey`, a `cryptography`
 /// `Ed25519PublicKey`, 32 raw bytes, or base64 text. `None` for anything else (the
 /// SDK's `verify_signature` answers `False` for a non-Ed25519 key).
 pub fn public_key_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<CorePublicKey>> {

@@ -42,7 +42,7 @@ use concordia_host::{par, write_vec, KeyMap, Nodes, VecRefSink};
 use errors::{core, new_err, CoreError, Exc};
 use keys::{key_pair_of, public_key_of, KeyPair, PublicKey};
 
-/// Parses `bytes` into this thread's node buffer (the host layer's [`Nodes`], sized to
+/// Parses `bytes` into this thread's node buffer (the host layer's `Nodes`, sized to
 /// the text), then runs `f`.
 fn with_doc<T>(bytes: &[u8], options: &Options, f: impl FnOnce(Value<'_>) -> PyResult<T>) -> PyResult<T> {
     thread_local! {
@@ -147,7 +147,7 @@ fn party_fields(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(String, Option<
 /// `sign_envelope(*, message_type, message_id, session_id, timestamp, sender, body, key_pair,
 /// prev_hash, recipients=None, in_reply_to=None, reasoning=None, ttl=None) -> str`: the
 /// signature of a message envelope, written and signed by the core's
-/// [`message::Envelope`], so that its field rules (a `prev_hash` digest, parties of
+/// `message::Envelope`, so that its field rules (a `prev_hash` digest, parties of
 /// `agent_id` and `principal_id`, a `ttl` from 0 to 2^53 - 1, the body's depth and
 /// numbers) are the core's. `build_envelope` puts it on the dict it builds member for member
 /// as the SDK does.
@@ -262,7 +262,7 @@ fn verify_signature(
 
 /// `validate_chain(messages) -> bool`: each `prev_hash` is the hash of the message before
 /// it, the first is the genesis hash: the core's chain identity
-/// ([`message::message_hash`]) and link rule ([`message::check_link`]), in the SDK's
+/// (`message::message_hash`) and link rule (`message::check_link`), in the SDK's
 /// order (a message is canonicalized only when the next one's link needs its hash, after
 /// its own link was checked; the last one never).
 #[pyfunction]
@@ -290,7 +290,7 @@ fn validate_chain(messages: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 /// Whether a message's `prev_hash` (any Python value, as the SDK's `msg.get` returns it)
-/// names `expected` by [`message::check_link`]. Only its own member is canonicalized, so a
+/// names `expected` by `message::check_link`. Only its own member is canonicalized, so a
 /// message the SDK would not serialize here raises nothing here either.
 fn links_to(prev: &Bound<'_, PyAny>, expected: &digest::Digest, nodes: &mut Nodes) -> PyResult<bool> {
     let Ok(prev) = prev.cast::<PyString>() else { return Ok(false) };
@@ -473,7 +473,7 @@ pub(crate) fn now_ts(py: Python<'_>) -> PyResult<Timestamp> {
     timestamp_of(t)
 }
 
-/// The host layer's [`KeyMap`] of a Python mapping of agent ids to keys (any key form),
+/// The host layer's `KeyMap` of a Python mapping of agent ids to keys (any key form),
 /// read once.
 pub(crate) fn owned_keys(public_keys: Option<&Bound<'_, PyAny>>) -> PyResult<KeyMap> {
     let mut map = KeyMap::default();
@@ -502,7 +502,7 @@ struct TranscriptVerifier {
     keys: KeyMap,
 }
 
-/// One message checked on its own ([`Checked::new`]), or the error that kept it from
+/// One message checked on its own (`Checked::new`), or the error that kept it from
 /// being read.
 type CheckedText = Result<Checked, Error>;
 
@@ -976,7 +976,7 @@ fn with_optional_doc<T>(text: Option<&[u8]>, f: impl FnOnce(Option<Value<'_>>) -
 }
 
 /// `generate_attestation(session, key_pairs, ...)`: the signed, countersigned reputation
-/// attestation (version 0.5.0) of a concluded [`Session`], as a dict.
+/// attestation (version 0.5.0) of a concluded `Session`, as a dict.
 #[pyfunction]
 #[pyo3(signature = (session, key_pairs, *, category = None, value_range = None, resolution_mechanism = None, references = None, validity_temporal = None, now = None))]
 #[allow(clippy::too_many_arguments)]

@@ -287,10 +287,10 @@ pub fn vendored_dir() -> PathBuf {
 ///
 /// # Errors
 /// A message when the manifest cannot be read or parsed at all, or a regression is
-/// requested from a build without the core's `test-regressions` feature.
+/// requested from a build without the core's test-only `__test-regressions-weakens-checks` feature.
 pub fn run_suite(dir: &Path, options: &RunOptions) -> Result<Report, String> {
     if let Err(e) = verify_options(options) {
-        return Err(format!("RUNNER_REGRESS: {e} (enable feature `test-regressions`)"));
+        return Err(format!("RUNNER_REGRESS: {e} (enable the test-only feature `__test-regressions-weakens-checks`)"));
     }
     let (manifest_path, base) = if dir.is_file() {
         let parent = dir.parent().unwrap_or(Path::new("."));

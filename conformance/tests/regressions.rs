@@ -1,5 +1,8 @@
 //! The canaries discriminate: each is rejected by the conforming core and accepted only
-//! when the one check it targets is deliberately weakened (`test-regressions`).
+//! when the one check it targets is deliberately weakened (the core's test-only
+//! `__test-regressions-weakens-checks` feature: this file is built only by
+//! `cargo test -p concordia-conformance --features __test-regressions-weakens-checks --test
+//! regressions`, never by `cargo test --workspace`; see Cargo.toml).
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 

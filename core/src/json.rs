@@ -208,14 +208,16 @@ impl Node {
     pub const EMPTY: Node = Node { kind: Kind::Null, flags: 0, start: 0, a: 0, b: 0, c: 0, d: 0 };
 
     /// A node from its raw fields, for tapes generated at build time (the frozen schemas of
-    /// [`crate::schema`]); a test checks each generated tape against [`parse`].
+    /// `crate::schema`, feature `schema`); a test checks each generated tape against [`parse`].
+    #[cfg(feature = "schema")]
     pub(crate) const fn from_raw(kind: Kind, flags: u8, start: u32, a: u32, b: u32, c: u32, d: u32) -> Node {
         Node { kind, flags, start, a, b, c, d }
     }
 }
 
+#[cfg(feature = "schema")]
 impl Doc<'static> {
-    /// A document over a tape generated at build time (see [`Node::from_raw`]).
+    /// A document over a tape generated at build time (see `Node::from_raw`).
     pub(crate) const fn from_static_parts(src: &'static str, nodes: &'static [Node]) -> Doc<'static> {
         Doc { src, nodes }
     }

@@ -14,6 +14,13 @@
 //! * `serde` (feature `serde`): canonical form, digest, signatures and zero-copy reading of
 //!   serde types, with no allocator.
 //!
+//! The crate builds in parts: the JSON layer, digests, Ed25519, messages, sessions and
+//! offers are always there; the features `aip`, `consensus`, `es256`, `schema`,
+//! `attestation` and `profiles` (all in `default`) each add one part that nothing
+//! always-on needs, with the dependencies only that part uses (core/README.md has the
+//! table). With `default-features = false` a user of canonical JSON and Ed25519 compiles
+//! little more than `sha2`, the Ed25519 crates, `heapless` and `ryu-js`.
+//!
 //! The crate is `#![no_std]`, never allocates, forbids `unsafe`, reads no clock and no
 //! randomness, and bounds its work on any input.
 //!
@@ -75,18 +82,23 @@ pub mod sign;
 // and the JSON Schema engine.
 pub mod privacy;
 pub mod record;
+#[cfg(feature = "schema")]
 pub mod schema;
 
 // Protocol modules: messages and transcripts, the session state machine, offers,
 // attestations, Consensus venue primitives, AIP.
+#[cfg(feature = "aip")]
 pub mod aip;
+#[cfg(feature = "attestation")]
 pub mod attestation;
+#[cfg(feature = "consensus")]
 pub mod consensus;
 pub mod message;
 pub mod offer;
 pub mod session;
 
 // Profiles: the 22 conformance verification profiles, composed from everything above.
+#[cfg(feature = "profiles")]
 pub mod profiles;
 
 pub use error::{Class, Error, Result};

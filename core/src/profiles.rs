@@ -171,9 +171,10 @@ impl core::fmt::Display for Profile {
 /// A deliberately weakened check, for proving that the conformance canaries discriminate.
 ///
 /// Test-only: the type always exists so that runners can name it, but it has an effect
-/// only in builds with the `test-regressions` feature, which no production build enables
-/// (see [`VerifyOptions::with_regression`]). Each variant weakens exactly the check the
-/// reference runner weakens.
+/// only in builds with the `__test-regressions-weakens-checks` feature, which no production
+/// build enables and no workspace member turns on, not even for its tests (see
+/// [`VerifyOptions::with_regression`]); a release build with the feature does not compile.
+/// Each variant weakens exactly the check the reference runner weakens.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Regression {
@@ -218,6 +219,15 @@ impl Regression {
     }
 }
 
+// The weakened checks never ship: an optimized build (no debug assertions: `--release`,
+// what a package or firmware is built with) refuses the feature outright.
+#[cfg(all(feature = "__test-regressions-weakens-checks", not(debug_assertions)))]
+compile_error!(
+    "the `__test-regressions-weakens-checks` feature of concordia-core weakens verification \
+     checks on purpose and is for the conformance canary tests only; it cannot be enabled in \
+     a release build"
+);
+
 /// Options for a profile check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VerifyOptions {
@@ -225,7 +235,7 @@ pub struct VerifyOptions {
     /// `context.now`; the core never reads a clock itself.
     pub now: Option<Timestamp>,
     /// A deliberately weakened check (test-only).
-    #[cfg(feature = "test-regressions")]
+    #[cfg(feature = "__test-regressions-weakens-checks")]
     pub regression: Option<Regression>,
 }
 
@@ -233,27 +243,27 @@ impl VerifyOptions {
     /// These options with one check deliberately weakened (test-only).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the crate was built without `test-regressions`.
+    /// [`Error::InvalidArgument`] when the crate was built without `__test-regressions-weakens-checks`.
     pub fn with_regression(self, regression: Regression) -> Result<Self> {
-        #[cfg(feature = "test-regressions")]
+        #[cfg(feature = "__test-regressions-weakens-checks")]
         {
             Ok(VerifyOptions { regression: Some(regression), ..self })
         }
-        #[cfg(not(feature = "test-regressions"))]
+        #[cfg(not(feature = "__test-regressions-weakens-checks"))]
         {
             let _ = regression;
-            Err(Error::InvalidArgument("built without the test-regressions feature"))
+            Err(Error::InvalidArgument("built without the __test-regressions-weakens-checks feature"))
         }
     }
 
-    /// Whether regression `r` is active (always `false` without `test-regressions`).
+    /// Whether regression `r` is active (always `false` without `__test-regressions-weakens-checks`).
     #[inline]
     pub(crate) fn regressed(&self, r: Regression) -> bool {
-        #[cfg(feature = "test-regressions")]
+        #[cfg(feature = "__test-regressions-weakens-checks")]
         {
             self.regression == Some(r)
         }
-        #[cfg(not(feature = "test-regressions"))]
+        #[cfg(not(feature = "__test-regressions-weakens-checks"))]
         {
             let _ = r;
             false
@@ -389,4 +399,20 @@ pub(crate) fn schema(id: crate::schema::SchemaId, value: Value<'_>) -> Result<()
         Error::Schema(_) => e,
         _ => Error::Schema("schema"),
     })
+}
+
+/// Without the test-only feature (every normal build, `cargo test --workspace` included:
+/// no workspace member enables it), no check can be weakened.
+#[cfg(all(test, not(feature = "__test-regressions-weakens-checks")))]
+mod normal_build_tests {
+    use super::{Regression, VerifyOptions};
+    use crate::error::Error;
+
+    #[test]
+    fn a_normal_build_refuses_every_regression() {
+        for &r in Regression::ALL {
+            assert!(matches!(VerifyOptions::default().with_regression(r), Err(Error::InvalidArgument(_))), "{r:?}");
+            assert!(!VerifyOptions::default().regressed(r), "{r:?}");
+        }
+    }
 }

@@ -9,6 +9,9 @@
 //! * small shape helpers (`object`, `member`, `lookup`) and `timestamp`.
 //!
 //! The conformance profiles (`crate::profiles`) use these; nothing here uses the profiles.
+//! The crate-internal readers serve attestations and the profiles only: without the
+//! `profiles` feature some (without `attestation` all but [`version_at_least`]) are unused.
+#![cfg_attr(not(feature = "profiles"), allow(dead_code))]
 
 use crate::digest::Digest;
 use crate::error::{Error, Result};

@@ -39,7 +39,8 @@ pub(crate) fn read_string(rel: &str) -> Option<String> {
 
 /// True when the directory `rel` (relative to `core/`) is there; false only in the
 /// published package, which does not carry it (in the repository a missing directory
-/// fails the test).
+/// fails the test). Used by the `schema` and `profiles` tests only.
+#[cfg_attr(not(feature = "schema"), allow(dead_code))]
 pub(crate) fn dir_present(rel: &str) -> bool {
     let full = path(rel);
     if full.is_dir() {

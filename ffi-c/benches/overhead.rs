@@ -74,10 +74,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("ffi", |b| {
         b.iter(|| {
             let mut n = 0usize;
-            // SAFETY: valid buffers of the given lengths.
-            let r = unsafe {
-                concordia_canonicalize(black_box(msg.as_ptr()), msg.len(), out.as_mut_ptr(), out.len(), &mut n)
-            };
+            let r = concordia_canonicalize(black_box(msg.as_ptr()), msg.len(), out.as_mut_ptr(), out.len(), &mut n);
             assert_eq!(r, concordia_result::CONCORDIA_OK);
             n
         })
@@ -97,10 +94,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("ffi", |b| {
         b.iter(|| {
             let mut n = 0usize;
-            // SAFETY: valid buffers of the given lengths.
-            let r = unsafe {
-                concordia_canonicalize(black_box(tiny.as_ptr()), tiny.len(), out.as_mut_ptr(), out.len(), &mut n)
-            };
+            let r = concordia_canonicalize(black_box(tiny.as_ptr()), tiny.len(), out.as_mut_ptr(), out.len(), &mut n);
             assert_eq!(r, concordia_result::CONCORDIA_OK);
             n
         })
@@ -123,8 +117,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("ffi", |b| {
         b.iter(|| {
-            // SAFETY: valid buffers of the given lengths.
-            let r = unsafe { concordia_verify_object(black_box(msg.as_ptr()), msg.len(), pk_bytes.as_ptr(), 32) };
+            let r = concordia_verify_object(black_box(msg.as_ptr()), msg.len(), pk_bytes.as_ptr(), 32);
             assert_eq!(r, concordia_result::CONCORDIA_OK);
         })
     });

@@ -297,8 +297,8 @@ func VerifyEnvelope(senderDoc, env []byte) (Header, error) {
 }
 
 // OpenChecks is the recipient's policy for Open. nil, or the zero value, is the safe
-// default: freshness at the operating system's clock (created_at at most 300 s ahead and
-// 600 s old) and the addressee required, so RecipientDID must be set (Open(..., nil)
+// default: freshness at the operating system's clock (created_at at most MAX_FUTURE_SKEW
+// ahead and WINDOW old, docs/limits.md) and the addressee required, so RecipientDID must be set (Open(..., nil)
 // returns InvalidArgument). Opting out of a check is by name only.
 type OpenChecks struct {
 	RecipientDID  string    // the recipient's own did:aip: the envelope's to must name it

@@ -11,17 +11,17 @@
 // Objects that own library memory (KeyPair, AIPKeyPair, TranscriptVerifier, Session, Room)
 // have a Close method; a finalizer closes an object that was not closed.
 //
-// Build the library first, from the repository root:
-//
-//	cargo build --release -p concordia-ffi
-//
-// cgo links target/release/libconcordia.a statically; the package needs nothing else at
-// run time.
+// The package finds the C library through pkg-config, so install libconcordia first
+// (from a checkout: tools/install-c.sh --prefix /usr/local; see ffi-c/README.md). By
+// default cgo links the shared library (pkg-config concordia), which the program loads at
+// run time; with the build tag concordia_static it links libconcordia.a (pkg-config
+// concordia-static) and the program needs nothing at run time (link_shared.go and
+// link_static.go hold the two cgo lines). For a prefix outside the loader's path, set
+// PKG_CONFIG_PATH to its lib/pkgconfig, and for the shared library an rpath, e.g.
+// CGO_LDFLAGS=-Wl,-rpath,<prefix>/lib.
 package concordia
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libconcordia.a -lm -ldl -lpthread
 #include <stdlib.h>
 #include "concordia.h"
 */

@@ -20,9 +20,9 @@ const (
 )
 
 // ReplayWindow remembers the AIP messages (sender DID and message id) seen in the last
-// 600 seconds (the core's replay rule, through the C ABI): only a copy from the same
-// sender is a duplicate. It is not safe for concurrent use: guard it with a
-// mutex when goroutines share it. Close releases it (the finalizer does too).
+// WINDOW seconds (the core's replay rule, through the C ABI; docs/limits.md states the
+// value): only a copy from the same sender is a duplicate. It is not safe for concurrent
+// use: guard it with a mutex when goroutines share it. Close releases it (the finalizer does too).
 type ReplayWindow struct {
 	p *C.concordia_aip_replay_window
 }
@@ -62,8 +62,8 @@ func (w *ReplayWindow) live() error {
 
 // Check judges one delivery of message id (a lowercase UUID v4) from the sender from (its
 // DID, the envelope's signed from) created at createdAt (RFC 3339) at time now: Fresh (and
-// remembered) or Duplicate. Temporal when createdAt is more than 300 s ahead of now, more
-// than 600 s old, or not after a cold-start guard still in force; LimitCapacity when the
+// remembered) or Duplicate. Temporal when createdAt is more than MAX_FUTURE_SKEW ahead of now,
+// more than WINDOW old, or not after a cold-start guard still in force; LimitCapacity when the
 // message is new and every slot holds one still inside the window; Schema for an id or
 // time that does not parse. A failed check changes nothing.
 func (w *ReplayWindow) Check(from, id, createdAt string, now time.Time) (Verdict, error) {
@@ -88,7 +88,9 @@ func (w *ReplayWindow) Contains(from, id string) (bool, error) {
 	var m cmem
 	defer m.free()
 	var out C.uint8_t
-	err := call(func() C.concordia_result { return C.concordia_aip_replay_window_contains(w.p, m.str(from), m.str(id), &out) })
+	err := call(func() C.concordia_result {
+		return C.concordia_aip_replay_window_contains(w.p, m.str(from), m.str(id), &out)
+	})
 	runtime.KeepAlive(w)
 	return out == 1, err
 }
@@ -173,9 +175,10 @@ func (w *ReplayWindow) RestoreSealed(snapshot []byte, now time.Time, macKey, own
 }
 
 // ColdStart forgets every message and starts cold at now (when there is no snapshot):
-// envelopes created at or before now + 300 s are refused (Temporal) until now + 900 s,
-// since the lost window may have accepted them (it took createdAt up to 300 s ahead of
-// its clock). Genuine envelopes created in those 300 s are refused too.
+// envelopes created at or before now + MAX_FUTURE_SKEW are refused (Temporal) until
+// now + WINDOW + MAX_FUTURE_SKEW (docs/limits.md), since the lost window may have accepted
+// them (it took createdAt up to MAX_FUTURE_SKEW ahead of its clock). Genuine envelopes
+// created in that time are refused too.
 func (w *ReplayWindow) ColdStart(now time.Time) error {
 	if err := w.live(); err != nil {
 		return err

@@ -59,7 +59,7 @@ type Timing struct {
 	MaxRounds  uint32
 }
 
-// DefaultTiming is the protocol's default timing (24 h, 1 h, 20 rounds).
+// DefaultTiming is the protocol's default timing (the core's Timing::default(), docs/limits.md).
 func DefaultTiming() Timing {
 	var t C.concordia_timing
 	_ = call(func() C.concordia_result { return C.concordia_timing_default(&t) })

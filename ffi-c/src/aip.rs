@@ -27,8 +27,10 @@ use concordia_host::HostReplayWindow;
 use concordia_host::Nodes;
 
 use crate::aip_replay::{concordia_aip_replay_window, window_mut};
-use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, store_len, Fail, FfiResult, NULL};
-use crate::consensus::slice_in;
+use crate::boundary::{
+    bytes_in, bytes_out, copy_out, guard, handle_free, handle_new, handle_ref, in_ref, opt_in, opt_out, out_ref,
+    slice_in, slice_out, store_len, Fail, FfiResult, NULL,
+};
 use crate::keys::keypair_ref;
 use crate::{concordia_keypair, concordia_result, concordia_str};
 
@@ -109,7 +111,7 @@ fn handle_out(h: &Handle, form: u32, out: &mut [u8], out_len: &mut usize) -> Ffi
 /// `text.ptr` must be valid for `text.len` bytes; `out` for `out_cap` bytes of writes;
 /// `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_handle(
+pub extern "C" fn concordia_aip_handle(
     text: concordia_str,
     form: u32,
     out: *mut u8,
@@ -117,13 +119,10 @@ pub unsafe extern "C" fn concordia_aip_handle(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
-        // SAFETY: caller contract above.
-        let h = handle::parse_any(unsafe { text.text() }?)?;
+        let out = bytes_out(out, out_cap)?;
+        let h = handle::parse_any(text.text()?)?;
         handle_out(&h, form, out, out_len)
     })
 }
@@ -134,7 +133,7 @@ pub unsafe extern "C" fn concordia_aip_handle(
 /// # Safety
 /// As concordia_aip_handle.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_handle_of(
+pub extern "C" fn concordia_aip_handle_of(
     name: concordia_str,
     domain: concordia_str,
     form: u32,
@@ -143,13 +142,10 @@ pub unsafe extern "C" fn concordia_aip_handle_of(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
-        // SAFETY: caller contract above.
-        let h = Handle::new(unsafe { name.text() }?, unsafe { domain.text() }?)?;
+        let out = bytes_out(out, out_cap)?;
+        let h = Handle::new(name.text()?, domain.text()?)?;
         handle_out(&h, form, out, out_len)
     })
 }
@@ -217,19 +213,17 @@ fn with_document<T>(input: &[u8], f: impl FnOnce(&did::DidDocument<'_>) -> FfiRe
 /// # Safety
 /// `doc` must be valid for `doc_len` bytes of reads; `info` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_did_document_parse(
+pub extern "C" fn concordia_aip_did_document_parse(
     doc: *const u8,
     doc_len: usize,
     info: *mut concordia_aip_did_document,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let info = unsafe { out_ref(info) }?;
+        let info = out_ref(info)?;
         if doc.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(doc, doc_len) }?;
+        let input = bytes_in(doc, doc_len)?;
         *info = with_document(input, |d| {
             let mut r = concordia_aip_did_document {
                 id: span(input, d.id)?,
@@ -272,20 +266,18 @@ pub struct concordia_aip_route {
 /// # Safety
 /// `doc` must be valid for `doc_len` bytes of reads; `route` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_select_route(
+pub extern "C" fn concordia_aip_select_route(
     doc: *const u8,
     doc_len: usize,
     endpoint_reachable: u8,
     route: *mut concordia_aip_route,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let route = unsafe { out_ref(route) }?;
+        let route = out_ref(route)?;
         if doc.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(doc, doc_len) }?;
+        let input = bytes_in(doc, doc_len)?;
         *route = with_document(input, |d| {
             Ok(match did::select_route(d, endpoint_reachable != 0) {
                 Route::Direct(e) => concordia_aip_route {
@@ -321,11 +313,8 @@ pub struct concordia_aip_keypair {
 #[path = "aip_secret_tests.rs"]
 mod secret_tests;
 
-/// # Safety
-/// A non-NULL `kp` must point to a live AIP key pair from this library.
-unsafe fn aip_keypair_ref<'a>(kp: *const concordia_aip_keypair) -> FfiResult<&'a concordia_aip_keypair> {
-    // SAFETY: by this function's contract.
-    unsafe { kp.as_ref() }.ok_or(NULL)
+fn aip_keypair_ref<'a>(kp: *const concordia_aip_keypair) -> FfiResult<&'a concordia_aip_keypair> {
+    handle_ref(kp)
 }
 
 /// Generates an AIP key pair from operating system randomness (an Ed25519 seed, and the
@@ -338,15 +327,14 @@ unsafe fn aip_keypair_ref<'a>(kp: *const concordia_aip_keypair) -> FfiResult<&'a
 /// # Safety
 /// `out` must be valid for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_keypair_generate(out: *mut *mut concordia_aip_keypair) -> concordia_result {
+pub extern "C" fn concordia_aip_keypair_generate(out: *mut *mut concordia_aip_keypair) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         let (ed_seed, ikm) = (os_random()?, os_random()?);
         let ed = KeyPair::from_seed(&ed_seed);
         let (x, _) = hpke::derive_keypair(&*ikm);
-        *out = Box::into_raw(Box::new(concordia_aip_keypair { ed, x }));
+        handle_new(concordia_aip_keypair { ed, x }, out);
         Ok(())
     })
 }
@@ -361,7 +349,7 @@ pub unsafe extern "C" fn concordia_aip_keypair_generate(out: *mut *mut concordia
 /// `ed25519_seed` must be valid for `ed25519_seed_len` bytes; `x25519_secret` for
 /// `x25519_secret_len`; `out` for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_keypair_from_seeds(
+pub extern "C" fn concordia_aip_keypair_from_seeds(
     ed25519_seed: *const u8,
     ed25519_seed_len: usize,
     x25519_secret: *const u8,
@@ -369,22 +357,19 @@ pub unsafe extern "C" fn concordia_aip_keypair_from_seeds(
     out: *mut *mut concordia_aip_keypair,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         if ed25519_seed.is_null() || x25519_secret.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let ed = unsafe { bytes_in(ed25519_seed, ed25519_seed_len) }?;
-        // SAFETY: caller contract above.
-        let x = unsafe { bytes_in(x25519_secret, x25519_secret_len) }?;
+        let ed = bytes_in(ed25519_seed, ed25519_seed_len)?;
+        let x = bytes_in(x25519_secret, x25519_secret_len)?;
         let ed: &[u8; 32] =
             ed.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("Ed25519 seed must be 32 bytes")))?;
         let x = X25519SecretKey(
             x.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("X25519 secret key must be 32 bytes")))?,
         );
-        *out = Box::into_raw(Box::new(concordia_aip_keypair { ed: KeyPair::from_seed(ed), x }));
+        handle_new(concordia_aip_keypair { ed: KeyPair::from_seed(ed), x }, out);
         Ok(())
     })
 }
@@ -395,15 +380,8 @@ pub unsafe extern "C" fn concordia_aip_keypair_from_seeds(
 /// `kp` must be NULL or an AIP key pair from this library that has not been freed, and no
 /// other thread may be using it.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_keypair_free(kp: *mut concordia_aip_keypair) {
-    if kp.is_null() {
-        return;
-    }
-    let _ = guard_quiet(|| {
-        // SAFETY: `kp` came from Box::into_raw in this library and is freed once (contract).
-        drop(unsafe { Box::from_raw(kp) });
-        Ok(())
-    });
+pub extern "C" fn concordia_aip_keypair_free(kp: *mut concordia_aip_keypair) {
+    handle_free(kp);
 }
 
 /// What concordia_aip_keypair_export writes.
@@ -437,7 +415,7 @@ pub enum concordia_aip_key_part {
 /// `kp` must be a live AIP key pair; `out` valid for `out_cap` bytes of writes; `out_len`
 /// for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_keypair_export(
+pub extern "C" fn concordia_aip_keypair_export(
     kp: *const concordia_aip_keypair,
     part: u32,
     out: *mut u8,
@@ -445,13 +423,10 @@ pub unsafe extern "C" fn concordia_aip_keypair_export(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { aip_keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = aip_keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         let (ed, x) = (kp.ed.public_key(), kp.x.public_key());
         match part {
             0 => copy_out(ed.as_bytes(), out, out_len),
@@ -481,7 +456,7 @@ pub unsafe extern "C" fn concordia_aip_keypair_export(
 /// `kp` must be a live AIP key pair; each text valid for its length; `out` valid for
 /// `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_keypair_did_document(
+pub extern "C" fn concordia_aip_keypair_did_document(
     kp: *const concordia_aip_keypair,
     did: concordia_str,
     route_mode: u32,
@@ -491,15 +466,11 @@ pub unsafe extern "C" fn concordia_aip_keypair_did_document(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { aip_keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
-        // SAFETY: caller contract above.
-        let (did_text, endpoint) = unsafe { (did.text()?, endpoint.text()?) };
+        let kp = aip_keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
+        let (did_text, endpoint) = (did.text()?, endpoint.text()?);
         let subject = did::parse_did(did_text)?;
         let mode = mode_in(route_mode)?;
         let (ed, x) = (kp.ed.public_key(), kp.x.public_key());
@@ -519,17 +490,15 @@ pub unsafe extern "C" fn concordia_aip_keypair_did_document(
 /// # Safety
 /// `kp` must be a live AIP key pair; `out` valid for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_keypair_signing_key(
+pub extern "C" fn concordia_aip_keypair_signing_key(
     kp: *const concordia_aip_keypair,
     out: *mut *mut concordia_keypair,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
-        // SAFETY: caller contract above.
-        let kp = unsafe { aip_keypair_ref(kp) }?;
-        *out = Box::into_raw(Box::new(concordia_keypair(kp.ed.clone())));
+        let kp = aip_keypair_ref(kp)?;
+        handle_new(concordia_keypair(kp.ed.clone()), out);
         Ok(())
     })
 }
@@ -541,20 +510,17 @@ pub unsafe extern "C" fn concordia_aip_keypair_signing_key(
 /// `kp` must be a live key pair; `out` valid for `out_cap` bytes of writes; `out_len` for
 /// one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_did_key(
+pub extern "C" fn concordia_aip_did_key(
     kp: *const concordia_keypair,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(did_key::encode(&kp.public_key()).as_bytes(), out, out_len)
     })
 }
@@ -567,17 +533,11 @@ pub unsafe extern "C" fn concordia_aip_did_key(
 /// # Safety
 /// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_new_message_id(
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-) -> concordia_result {
+pub extern "C" fn concordia_aip_new_message_id(out: *mut u8, out_cap: usize, out_len: *mut usize) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out = bytes_out(out, out_cap)?;
         let mut b = os_random()?;
         // RFC 9562 version 4 and variant bits; the core checks the result below.
         b[6] = (b[6] & 0x0f) | 0x40;
@@ -628,7 +588,7 @@ pub struct concordia_aip_seal_header {
 /// their lengths; each JSON pointer valid for its length; `out` valid for `out_cap` bytes
 /// of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_seal(
+pub extern "C" fn concordia_aip_seal(
     sender: *const concordia_aip_keypair,
     recipient_doc: *const u8,
     recipient_doc_len: usize,
@@ -640,25 +600,17 @@ pub unsafe extern "C" fn concordia_aip_seal(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let sender = unsafe { aip_keypair_ref(sender) }?;
-        // SAFETY: caller contract above: a non-NULL `header` is valid.
-        let h = unsafe { header.as_ref() }.ok_or(NULL)?;
+        let sender = aip_keypair_ref(sender)?;
+        let h = in_ref(header)?;
         if recipient_doc.is_null() || body_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let rdoc = unsafe { bytes_in(recipient_doc, recipient_doc_len) }?;
-        // SAFETY: caller contract above.
-        let body = unsafe { bytes_in(body_json, body_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
-        // SAFETY: caller contract above (each text is valid for its length).
-        let (id, from, kind, created_at) =
-            unsafe { (h.id.text()?, h.from.text()?, h.message_type.text()?, h.created_at.text()?) };
+        let rdoc = bytes_in(recipient_doc, recipient_doc_len)?;
+        let body = bytes_in(body_json, body_len)?;
+        let out = bytes_out(out, out_cap)?;
+        let (id, from, kind, created_at) = (h.id.text()?, h.from.text()?, h.message_type.text()?, h.created_at.text()?);
         let mut body_nodes = Nodes::new();
         let body_doc = body_nodes.parse(body)?;
         // The canonical form is never longer than the input.
@@ -730,20 +682,18 @@ fn with_envelope<T>(input: &[u8], f: impl FnOnce(&Envelope<'_>) -> FfiResult<T>)
 /// # Safety
 /// `envelope_json` must be valid for `envelope_len` bytes of reads; `header` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_envelope_parse(
+pub extern "C" fn concordia_aip_envelope_parse(
     envelope_json: *const u8,
     envelope_len: usize,
     header: *mut concordia_aip_header,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let header = unsafe { out_ref(header) }?;
+        let header = out_ref(header)?;
         *header = concordia_aip_header::default();
         if envelope_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(envelope_json, envelope_len) }?;
+        let input = bytes_in(envelope_json, envelope_len)?;
         *header = with_envelope(input, |e| header_of(input, &e.header, e.created))?;
         Ok(())
     })
@@ -759,7 +709,7 @@ pub unsafe extern "C" fn concordia_aip_envelope_parse(
 /// # Safety
 /// Each JSON pointer must be valid for its length; `header` NULL or valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_verify_envelope(
+pub extern "C" fn concordia_aip_verify_envelope(
     sender_doc: *const u8,
     sender_doc_len: usize,
     envelope_json: *const u8,
@@ -770,18 +720,15 @@ pub unsafe extern "C" fn concordia_aip_verify_envelope(
         if sender_doc.is_null() || envelope_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let sdoc = unsafe { bytes_in(sender_doc, sender_doc_len) }?;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(envelope_json, envelope_len) }?;
+        let sdoc = bytes_in(sender_doc, sender_doc_len)?;
+        let input = bytes_in(envelope_json, envelope_len)?;
         let h = with_document(sdoc, |d| {
             with_envelope(input, |e| {
                 e.verify_from(d)?;
                 header_of(input, &e.header, e.created)
             })
         })?;
-        // SAFETY: caller contract above: NULL or valid for one write.
-        if let Some(out) = unsafe { header.as_mut() } {
+        if let Some(out) = opt_out(header) {
             *out = h;
         }
         Ok(())
@@ -789,8 +736,8 @@ pub unsafe extern "C" fn concordia_aip_verify_envelope(
 }
 
 /// When concordia_aip_open checks `created_at` (the `freshness` of
-/// concordia_aip_open_checks): at most 300 s ahead of the recipient's clock and at most
-/// 600 s old.
+/// concordia_aip_open_checks): at most `MAX_FUTURE_SKEW` ahead of the recipient's clock and
+/// at most `WINDOW` old (the core's constants, docs/limits.md).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum concordia_aip_freshness {
@@ -889,7 +836,7 @@ fn policy_of<'a>(
 /// NULL or valid for one write; `out` valid for `out_cap` bytes of writes; `out_len` for
 /// one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_open(
+pub extern "C" fn concordia_aip_open(
     recipient: *const concordia_aip_keypair,
     checks: *const concordia_aip_open_checks,
     sender_doc: *const u8,
@@ -902,33 +849,20 @@ pub unsafe extern "C" fn concordia_aip_open(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let recipient = unsafe { aip_keypair_ref(recipient) }?;
-        // SAFETY: caller contract above: NULL or valid for reads.
-        let checks = unsafe { checks.as_ref() };
+        let recipient = aip_keypair_ref(recipient)?;
+        let checks = opt_in(checks);
         if sender_doc.is_null() || envelope_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let sdoc = unsafe { bytes_in(sender_doc, sender_doc_len) }?;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(envelope_json, envelope_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let sdoc = bytes_in(sender_doc, sender_doc_len)?;
+        let input = bytes_in(envelope_json, envelope_len)?;
+        let out = bytes_out(out, out_cap)?;
         let (did, window) = match checks {
             Some(c) => {
-                // SAFETY: caller contract above: `recipient_did` valid for its length.
-                let did = unsafe { c.recipient_did.opt_text() }?;
-                let window = if c.window.is_null() {
-                    None
-                } else {
-                    // SAFETY: caller contract above: a non-NULL window is live and used by
-                    // this call alone.
-                    Some(unsafe { window_mut(c.window) }?)
-                };
+                let did = c.recipient_did.opt_text()?;
+                let window = if c.window.is_null() { None } else { Some(window_mut(c.window)?) };
                 (did, window)
             }
             None => (None, None),
@@ -940,8 +874,7 @@ pub unsafe extern "C" fn concordia_aip_open(
         let Delivery::Fresh(body) = opened.delivery else {
             return Err(Fail::Code(concordia_result::CONCORDIA_AIP_REPLAY));
         };
-        // SAFETY: caller contract above: NULL or valid for one write.
-        if let Some(out) = unsafe { header.as_mut() } {
+        if let Some(out) = opt_out(header) {
             *out = header_of(input, &opened.header, opened.created)?;
         }
         copy_out(&body, out, out_len)
@@ -963,7 +896,7 @@ pub unsafe extern "C" fn concordia_aip_open(
 /// `created.ptr` NULL or valid for `created.len`; `out` valid for `out_cap` bytes of
 /// writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_vc_issue(
+pub extern "C" fn concordia_aip_vc_issue(
     kp: *const concordia_keypair,
     credential_json: *const u8,
     credential_len: usize,
@@ -973,20 +906,15 @@ pub unsafe extern "C" fn concordia_aip_vc_issue(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { keypair_ref(kp) }?;
+        let kp = keypair_ref(kp)?;
         if credential_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(credential_json, credential_len) }?;
-        // SAFETY: caller contract above.
-        let created = unsafe { created.opt_text() }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let input = bytes_in(credential_json, credential_len)?;
+        let created = created.opt_text()?;
+        let out = bytes_out(out, out_cap)?;
         let mut nodes = Nodes::new();
         let doc = nodes.parse(input)?;
         // The core writes the proof at the end of the buffer first: it needs more room than
@@ -1052,13 +980,10 @@ pub struct concordia_aip_vc_verified {
     pub public_key: [u8; 32],
 }
 
-/// # Safety
-/// `list` must be valid for `count` texts, each valid for its length.
-unsafe fn texts<'a>(list: *const concordia_str, count: usize) -> FfiResult<Vec<&'a str>> {
-    // SAFETY: forwarded contract.
-    let raw = unsafe { slice_in(list, count) }?;
-    // SAFETY: forwarded contract: each text is valid for its length.
-    raw.iter().map(|s| unsafe { s.text() }).collect()
+/// `count` texts from an array of them.
+fn texts<'a>(list: *const concordia_str, count: usize) -> FfiResult<Vec<&'a str>> {
+    let raw = slice_in(list, count)?;
+    raw.iter().map(|s| s.text()).collect()
 }
 
 /// Verifies the `eddsa-jcs-2022` proof of a credential (its `did:key` resolved locally),
@@ -1071,7 +996,7 @@ unsafe fn texts<'a>(list: *const concordia_str, count: usize) -> FfiResult<Vec<&
 /// CONCORDIA_BINDING when the signer is not the issuer, the issuer is not an anchor, the
 /// credential is revoked (its `id` compared decoded) or a required domain/challenge is
 /// missing or different, CONCORDIA_TEMPORAL outside the validity period, for a proof past
-/// its `expires`, created more than 300 s after the time, or expiring before it was
+/// its `expires`, created more than `MAX_FUTURE_SKEW` after the time, or expiring before it was
 /// created, CONCORDIA_SCHEMA or CONCORDIA_ENCODING for a malformed credential or proof
 /// (an `issuer`, `credentialSubject.id`, `verificationMethod` or `proofValue` written
 /// with JSON escapes included), CONCORDIA_INVALID_ARGUMENT for an unknown `time`.
@@ -1081,35 +1006,29 @@ unsafe fn texts<'a>(list: *const concordia_str, count: usize) -> FfiResult<Vec<&
 /// reads with arrays valid for their counts and texts for their lengths; `verified` NULL
 /// or valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_vc_verify(
+pub extern "C" fn concordia_aip_vc_verify(
     credential_json: *const u8,
     credential_len: usize,
     options: *const concordia_aip_vc_options,
     verified: *mut concordia_aip_vc_verified,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above: NULL or valid for one write.
-        let mut verified = unsafe { verified.as_mut() };
+        let mut verified = opt_out(verified);
         if let Some(v) = verified.as_mut() {
             **v = concordia_aip_vc_verified::default();
         }
         if credential_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(credential_json, credential_len) }?;
-        // SAFETY: caller contract above: NULL or valid for reads.
-        let o = unsafe { options.as_ref() };
+        let input = bytes_in(credential_json, credential_len)?;
+        let o = opt_in(options);
         let (anchors, revoked, domain, challenge) = match o {
-            // SAFETY: caller contract above.
-            Some(o) => unsafe {
-                (
-                    texts(o.anchors, o.anchor_count)?,
-                    texts(o.revoked, o.revoked_count)?,
-                    o.domain.opt_text()?,
-                    o.challenge.opt_text()?,
-                )
-            },
+            Some(o) => (
+                texts(o.anchors, o.anchor_count)?,
+                texts(o.revoked, o.revoked_count)?,
+                o.domain.opt_text()?,
+                o.challenge.opt_text()?,
+            ),
             None => (Vec::new(), Vec::new(), None, None),
         };
         let time = match o.map_or(0, |o| o.time) {
@@ -1184,7 +1103,7 @@ fn event_in(v: u32) -> FfiResult<trust::Event> {
 /// `subject` and every text valid for its length; `edges` valid for `edge_count` entries;
 /// `anchors` for `anchor_count` texts; `out` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_trust_ceiling(
+pub extern "C" fn concordia_aip_trust_ceiling(
     subject: concordia_str,
     edges: *const concordia_aip_edge,
     edge_count: usize,
@@ -1193,23 +1112,18 @@ pub unsafe extern "C" fn concordia_aip_trust_ceiling(
     out: *mut f64,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = 0.0;
-        // SAFETY: caller contract above.
-        let subject = unsafe { subject.text() }?;
-        // SAFETY: caller contract above.
-        let raw = unsafe { slice_in(edges, edge_count) }?;
+        let subject = subject.text()?;
+        let raw = slice_in(edges, edge_count)?;
         let edges = raw
             .iter()
             .map(|e| -> FfiResult<trust::Edge<'_>> {
-                // SAFETY: caller contract above.
-                let (issuer, subject) = unsafe { (e.issuer.text()?, e.subject.text()?) };
+                let (issuer, subject) = (e.issuer.text()?, e.subject.text()?);
                 Ok(trust::Edge { issuer, subject, revoked: e.revoked != 0 })
             })
             .collect::<FfiResult<Vec<_>>>()?;
-        // SAFETY: caller contract above.
-        let anchors = unsafe { texts(anchors, anchor_count) }?;
+        let anchors = texts(anchors, anchor_count)?;
         *out = trust::credential_ceiling(subject, &edges, &anchors)?;
         Ok(())
     })
@@ -1221,15 +1135,9 @@ pub unsafe extern "C" fn concordia_aip_trust_ceiling(
 /// # Safety
 /// `out` must be valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_trust_update(
-    score: f64,
-    ceiling: f64,
-    event: u32,
-    out: *mut f64,
-) -> concordia_result {
+pub extern "C" fn concordia_aip_trust_update(score: f64, ceiling: f64, event: u32, out: *mut f64) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = trust::update(score, ceiling, event_in(event)?);
         Ok(())
     })
@@ -1241,18 +1149,16 @@ pub unsafe extern "C" fn concordia_aip_trust_update(
 /// # Safety
 /// `events` must be valid for `event_count` reads; `out` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_trust_score(
+pub extern "C" fn concordia_aip_trust_score(
     ceiling: f64,
     events: *const u32,
     event_count: usize,
     out: *mut f64,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = 0.0;
-        // SAFETY: caller contract above.
-        let raw = unsafe { slice_in(events, event_count) }?;
+        let raw = slice_in(events, event_count)?;
         let history = raw.iter().map(|&e| event_in(e)).collect::<FfiResult<Vec<_>>>()?;
         *out = trust::score(ceiling, history);
         Ok(())
@@ -1270,10 +1176,9 @@ fn rank_in(r: u32) -> Option<u32> {
 /// # Safety
 /// `out` must be valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_rrf(semantic_rank: u32, fts_rank: u32, out: *mut f64) -> concordia_result {
+pub extern "C" fn concordia_aip_rrf(semantic_rank: u32, fts_rank: u32, out: *mut f64) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = trust::rrf(rank_in(semantic_rank), rank_in(fts_rank))?;
         Ok(())
     })
@@ -1286,10 +1191,9 @@ pub unsafe extern "C" fn concordia_aip_rrf(semantic_rank: u32, fts_rank: u32, ou
 /// # Safety
 /// `out` must be valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_final_score(rrf: f64, trust_score: f64, out: *mut f64) -> concordia_result {
+pub extern "C" fn concordia_aip_final_score(rrf: f64, trust_score: f64, out: *mut f64) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = trust::final_score(rrf, trust_score)?;
         Ok(())
     })
@@ -1328,7 +1232,7 @@ pub struct concordia_aip_ranked {
 /// `candidates` must be valid for `count` reads; `out` for `out_cap` writes; `out_len` for
 /// one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_rank(
+pub extern "C" fn concordia_aip_rank(
     candidates: *const concordia_aip_candidate,
     count: usize,
     out: *mut concordia_aip_ranked,
@@ -1336,11 +1240,9 @@ pub unsafe extern "C" fn concordia_aip_rank(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let raw = unsafe { slice_in(candidates, count) }?;
+        let raw = slice_in(candidates, count)?;
         if out.is_null() && out_cap != 0 {
             return Err(NULL);
         }
@@ -1361,9 +1263,9 @@ pub unsafe extern "C" fn concordia_aip_rank(
         if n == 0 {
             return Ok(());
         }
-        // SAFETY: non-NULL (n > 0 means count > 0 and out_cap >= count, and a NULL `out`
-        // with a capacity was refused above); valid for `out_cap` >= n writes (contract).
-        let dst = unsafe { std::slice::from_raw_parts_mut(out, n) };
+        // n > 0: count > 0 and out_cap >= count >= n, and a NULL `out` with a capacity was
+        // refused above.
+        let dst = slice_out(out, n)?;
         for (d, r) in dst.iter_mut().zip(&ranked) {
             *d = concordia_aip_ranked { index: r.index, rrf: r.rrf, final_score: r.final_score };
         }

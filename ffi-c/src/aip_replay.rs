@@ -1,8 +1,9 @@
 //! The AIP replay window (`concordia_core::aip::replay`) as an opaque object: duplicate
 //! detection for at-least-once delivery, with snapshot and restore across restarts.
 //!
-//! The rules are the core's (messages remembered 600 s by sender and id; `created_at` at
-//! most 300 s ahead of `now` and at most 600 s old; a refused check changes nothing, the
+//! The rules are the core's (messages remembered for `WINDOW` by sender and id;
+//! `created_at` at most `MAX_FUTURE_SKEW` ahead of `now` and at most `WINDOW` old, values in
+//! docs/limits.md; a refused check changes nothing, the
 //! clock included; a snapshot that is missing or refused means a cold start; snapshots
 //! optionally sealed with HMAC-SHA256 and a generation). This file converts arguments and
 //! owns the window's storage (on the heap, through concordia-host).
@@ -12,13 +13,17 @@ use concordia_core::aip::replay::{replay_key, Integrity, Verdict};
 use concordia_core::time::Timestamp;
 use concordia_host::replay::{new_window, HostReplayWindow};
 
-use crate::boundary::{bytes_in, bytes_out, guard, guard_quiet, out_ref, store_len, Fail, FfiResult, NULL};
+use crate::boundary::{
+    bytes_in, bytes_out, guard, handle_free, handle_mut, handle_new, handle_ref, opt_out, out_ref, store_len, Fail,
+    FfiResult,
+};
 use crate::{concordia_result, concordia_str};
 
 /// The most ids a window may be created for (16,777,216: 768 MiB of slots).
 pub const CONCORDIA_AIP_REPLAY_MAX_CAPACITY: usize = 16_777_216;
 
-/// A replay window: remembers up to its capacity of messages (sender and id) for 600 s.
+/// A replay window: remembers up to its capacity of messages (sender and id) for `WINDOW`
+/// (docs/limits.md).
 /// Created with
 /// concordia_aip_replay_window_new, released with concordia_aip_replay_window_free.
 ///
@@ -38,28 +43,14 @@ pub enum concordia_aip_verdict {
     CONCORDIA_AIP_DUPLICATE = 1,
 }
 
-/// # Safety
-/// A non-NULL `w` must be a live window.
-pub(crate) unsafe fn window_mut<'a>(w: *mut concordia_aip_replay_window) -> FfiResult<&'a mut HostReplayWindow> {
-    // SAFETY: by this function's contract.
-    unsafe { w.as_mut() }.map(|w| &mut w.window).ok_or(NULL)
+/// A caller's window handle, to change.
+pub(crate) fn window_mut<'a>(w: *mut concordia_aip_replay_window) -> FfiResult<&'a mut HostReplayWindow> {
+    handle_mut(w).map(|w| &mut w.window)
 }
 
-/// # Safety
-/// A non-NULL `w` must be a live window.
-unsafe fn window_ref<'a>(w: *const concordia_aip_replay_window) -> FfiResult<&'a HostReplayWindow> {
-    // SAFETY: by this function's contract.
-    unsafe { w.as_ref() }.map(|w| &w.window).ok_or(NULL)
-}
-
-/// # Safety
-/// `s.ptr` must be valid for `s.len` bytes (NULL is refused).
-unsafe fn required_text<'a>(s: concordia_str) -> FfiResult<&'a str> {
-    if s.ptr.is_null() {
-        return Err(NULL);
-    }
-    // SAFETY: by this function's contract.
-    unsafe { s.text() }
+/// A caller's window handle, to read.
+fn window_ref<'a>(w: *const concordia_aip_replay_window) -> FfiResult<&'a HostReplayWindow> {
+    handle_ref(w).map(|w| &w.window)
 }
 
 /// Creates an empty window for `capacity` ids (1 to CONCORDIA_AIP_REPLAY_MAX_CAPACITY; 48
@@ -71,19 +62,18 @@ unsafe fn required_text<'a>(s: concordia_str) -> FfiResult<&'a str> {
 /// # Safety
 /// `out` must be valid for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_new(
+pub extern "C" fn concordia_aip_replay_window_new(
     capacity: usize,
     out: *mut *mut concordia_aip_replay_window,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         if capacity == 0 || capacity > CONCORDIA_AIP_REPLAY_MAX_CAPACITY {
             return Err(Fail::Core(concordia_core::Error::InvalidArgument("replay window capacity out of range")));
         }
         let window = new_window(capacity)?;
-        *out = Box::into_raw(Box::new(concordia_aip_replay_window { window }));
+        handle_new(concordia_aip_replay_window { window }, out);
         Ok(())
     })
 }
@@ -93,15 +83,8 @@ pub unsafe extern "C" fn concordia_aip_replay_window_new(
 /// # Safety
 /// `w` must be NULL or a window from concordia_aip_replay_window_new, not used afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_free(w: *mut concordia_aip_replay_window) {
-    if w.is_null() {
-        return;
-    }
-    let _ = guard_quiet(|| {
-        // SAFETY: `w` came from Box::into_raw in this library and is freed once (contract).
-        drop(unsafe { Box::from_raw(w) });
-        Ok(())
-    });
+pub extern "C" fn concordia_aip_replay_window_free(w: *mut concordia_aip_replay_window) {
+    handle_free(w);
 }
 
 /// Checks one delivery of the message `id` (a lowercase UUID v4) from the sender `from`
@@ -110,8 +93,8 @@ pub unsafe extern "C" fn concordia_aip_replay_window_free(w: *mut concordia_aip_
 /// a copy from the same sender is a duplicate: another sender's envelope with the same id
 /// is another message. A `now` earlier than one already seen counts as the latest seen.
 ///
-/// Returns CONCORDIA_TEMPORAL when `created_at` is more than 300 s ahead of `now`, more
-/// than 600 s old, or not after a cold-start guard still in force;
+/// Returns CONCORDIA_TEMPORAL when `created_at` is more than `MAX_FUTURE_SKEW` ahead of
+/// `now`, more than `WINDOW` old, or not after a cold-start guard still in force;
 /// CONCORDIA_LIMIT_CAPACITY when the message is new and every slot holds one still inside
 /// the window; CONCORDIA_SCHEMA for an id or time that does not parse. A failed check
 /// leaves the window unchanged, its clock included.
@@ -120,7 +103,7 @@ pub unsafe extern "C" fn concordia_aip_replay_window_free(w: *mut concordia_aip_
 /// `w` must be a live window; `from`, `id` and `created_at` valid for their lengths; `out`
 /// for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_check(
+pub extern "C" fn concordia_aip_replay_window_check(
     w: *mut concordia_aip_replay_window,
     from: concordia_str,
     id: concordia_str,
@@ -129,16 +112,11 @@ pub unsafe extern "C" fn concordia_aip_replay_window_check(
     out: *mut concordia_aip_verdict,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
-        // SAFETY: caller contract above.
-        let w = unsafe { window_mut(w) }?;
-        // SAFETY: caller contract above.
-        let from = unsafe { required_text(from) }?;
-        // SAFETY: caller contract above.
-        let id = envelope::parse_uuid_v4(unsafe { required_text(id) }?)?;
-        // SAFETY: caller contract above.
-        let created = envelope::parse_rfc3339(unsafe { required_text(created_at) }?)?;
+        let out = out_ref(out)?;
+        let w = window_mut(w)?;
+        let from = from.required_text()?;
+        let id = envelope::parse_uuid_v4(id.required_text()?)?;
+        let created = envelope::parse_rfc3339(created_at.required_text()?)?;
         *out = match w.check(replay_key(from, id), created, Timestamp::from_unix(now))? {
             Verdict::Fresh => concordia_aip_verdict::CONCORDIA_AIP_FRESH,
             Verdict::Duplicate => concordia_aip_verdict::CONCORDIA_AIP_DUPLICATE,
@@ -153,21 +131,17 @@ pub unsafe extern "C" fn concordia_aip_replay_window_check(
 /// # Safety
 /// `w` must be a live window; `from` and `id` valid for their lengths; `out` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_contains(
+pub extern "C" fn concordia_aip_replay_window_contains(
     w: *const concordia_aip_replay_window,
     from: concordia_str,
     id: concordia_str,
     out: *mut u8,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
-        // SAFETY: caller contract above.
-        let w = unsafe { window_ref(w) }?;
-        // SAFETY: caller contract above.
-        let from = unsafe { required_text(from) }?;
-        // SAFETY: caller contract above.
-        let id = envelope::parse_uuid_v4(unsafe { required_text(id) }?)?;
+        let out = out_ref(out)?;
+        let w = window_ref(w)?;
+        let from = from.required_text()?;
+        let id = envelope::parse_uuid_v4(id.required_text()?)?;
         *out = u8::from(w.contains(replay_key(from, id)));
         Ok(())
     })
@@ -178,44 +152,34 @@ pub unsafe extern "C" fn concordia_aip_replay_window_contains(
 /// # Safety
 /// `w` must be a live window; `len` and `capacity` NULL or valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_len(
+pub extern "C" fn concordia_aip_replay_window_len(
     w: *const concordia_aip_replay_window,
     len: *mut usize,
     capacity: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let w = unsafe { window_ref(w) }?;
-        // SAFETY: caller contract above: NULL or valid.
-        if let Some(l) = unsafe { len.as_mut() } {
+        let w = window_ref(w)?;
+        if let Some(l) = opt_out(len) {
             *l = w.len();
         }
-        // SAFETY: caller contract above: NULL or valid.
-        if let Some(c) = unsafe { capacity.as_mut() } {
+        if let Some(c) = opt_out(capacity) {
             *c = w.capacity();
         }
         Ok(())
     })
 }
 
-/// # Safety
-/// `key` valid for `key_len` bytes (NULL: no MAC, then `key_len` and `owner_len` must be 0);
-/// `owner` valid for `owner_len` bytes (NULL only with 0).
-unsafe fn integrity<'a>(
+/// The integrity arguments of a sealed snapshot: `key` NULL with `key_len` 0 is no MAC;
+/// `owner` may be NULL only with `owner_len` 0.
+fn integrity<'a>(
     key: *const u8,
     key_len: usize,
     owner: *const u8,
     owner_len: usize,
     min_generation: u64,
 ) -> FfiResult<Integrity<'a>> {
-    let mac_key = if key.is_null() && key_len == 0 {
-        None
-    } else {
-        // SAFETY: by this function's contract.
-        Some(unsafe { bytes_in(key, key_len) }?)
-    };
-    // SAFETY: by this function's contract.
-    let owner = unsafe { bytes_in(owner, owner_len) }?;
+    let mac_key = if key.is_null() && key_len == 0 { None } else { Some(bytes_in(key, key_len)?) };
+    let owner = bytes_in(owner, owner_len)?;
     Ok(Integrity { mac_key, owner, min_generation })
 }
 
@@ -231,16 +195,13 @@ unsafe fn integrity<'a>(
 /// `w` must be a live window; `out` valid for `out_cap` bytes of writes; `out_len` for one
 /// write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_snapshot(
+pub extern "C" fn concordia_aip_replay_window_snapshot(
     w: *mut concordia_aip_replay_window,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
-    // SAFETY: caller contract above; no MAC key, no owner.
-    unsafe {
-        concordia_aip_replay_window_snapshot_sealed(w, std::ptr::null(), 0, std::ptr::null(), 0, out, out_cap, out_len)
-    }
+    concordia_aip_replay_window_snapshot_sealed(w, std::ptr::null(), 0, std::ptr::null(), 0, out, out_cap, out_len)
 }
 
 /// As concordia_aip_replay_window_snapshot, sealed with HMAC-SHA256 under `mac_key`
@@ -255,7 +216,7 @@ pub unsafe extern "C" fn concordia_aip_replay_window_snapshot(
 /// with 0); `out` valid for `out_cap` bytes of writes; `out_len` for one write.
 #[allow(clippy::too_many_arguments)]
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_snapshot_sealed(
+pub extern "C" fn concordia_aip_replay_window_snapshot_sealed(
     w: *mut concordia_aip_replay_window,
     mac_key: *const u8,
     mac_key_len: usize,
@@ -266,15 +227,11 @@ pub unsafe extern "C" fn concordia_aip_replay_window_snapshot_sealed(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let w = unsafe { window_mut(w) }?;
-        // SAFETY: caller contract above.
-        let i = unsafe { integrity(mac_key, mac_key_len, owner, owner_len, 0) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let w = window_mut(w)?;
+        let i = integrity(mac_key, mac_key_len, owner, owner_len, 0)?;
+        let out = bytes_out(out, out_cap)?;
         store_len(w.snapshot_sealed(out, &i), out_len)
     })
 }
@@ -286,15 +243,13 @@ pub unsafe extern "C" fn concordia_aip_replay_window_snapshot_sealed(
 /// # Safety
 /// `w` must be a live window; `out` valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_generation(
+pub extern "C" fn concordia_aip_replay_window_generation(
     w: *const concordia_aip_replay_window,
     out: *mut u64,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
-        // SAFETY: caller contract above.
-        *out = unsafe { window_ref(w) }?.generation();
+        let out = out_ref(out)?;
+        *out = window_ref(w)?.generation();
         Ok(())
     })
 }
@@ -312,26 +267,23 @@ pub unsafe extern "C" fn concordia_aip_replay_window_generation(
 /// `w` must be a live window; `snapshot` valid for `snapshot_len` bytes (NULL only with
 /// 0, which is refused as truncated).
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_restore(
+pub extern "C" fn concordia_aip_replay_window_restore(
     w: *mut concordia_aip_replay_window,
     snapshot: *const u8,
     snapshot_len: usize,
     now: i64,
 ) -> concordia_result {
-    // SAFETY: caller contract above; no MAC key, no owner, any generation.
-    unsafe {
-        concordia_aip_replay_window_restore_sealed(
-            w,
-            snapshot,
-            snapshot_len,
-            now,
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            0,
-            0,
-        )
-    }
+    concordia_aip_replay_window_restore_sealed(
+        w,
+        snapshot,
+        snapshot_len,
+        now,
+        std::ptr::null(),
+        0,
+        std::ptr::null(),
+        0,
+        0,
+    )
 }
 
 /// As concordia_aip_replay_window_restore, checking the snapshot's HMAC-SHA256 under
@@ -346,7 +298,7 @@ pub unsafe extern "C" fn concordia_aip_replay_window_restore(
 /// (NULL only with 0).
 #[allow(clippy::too_many_arguments)]
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_restore_sealed(
+pub extern "C" fn concordia_aip_replay_window_restore_sealed(
     w: *mut concordia_aip_replay_window,
     snapshot: *const u8,
     snapshot_len: usize,
@@ -358,32 +310,29 @@ pub unsafe extern "C" fn concordia_aip_replay_window_restore_sealed(
     min_generation: u64,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let w = unsafe { window_mut(w) }?;
-        // SAFETY: caller contract above.
-        let bytes = unsafe { bytes_in(snapshot, snapshot_len) }?;
-        // SAFETY: caller contract above.
-        let i = unsafe { integrity(mac_key, mac_key_len, owner, owner_len, min_generation) }?;
+        let w = window_mut(w)?;
+        let bytes = bytes_in(snapshot, snapshot_len)?;
+        let i = integrity(mac_key, mac_key_len, owner, owner_len, min_generation)?;
         Ok(w.restore_sealed(bytes, Timestamp::from_unix(now), &i)?)
     })
 }
 
 /// Forgets every message and starts cold at `now` (Unix seconds; call it when there is no
-/// snapshot to restore): envelopes created at or before `now + 300 s` are refused
-/// (CONCORDIA_TEMPORAL) until `now + 900 s`, since the lost window may have accepted them
-/// (it took `created_at` up to 300 s ahead of its clock). Genuine envelopes created in
-/// those 300 s are refused too: the availability cost of a lost store.
+/// snapshot to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are
+/// refused (CONCORDIA_TEMPORAL) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md),
+/// since the lost window may have accepted them (it took `created_at` up to
+/// `MAX_FUTURE_SKEW` ahead of its clock). Genuine envelopes created in that time are
+/// refused too: the availability cost of a lost store.
 ///
 /// # Safety
 /// `w` must be a live window.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_cold_start(
+pub extern "C" fn concordia_aip_replay_window_cold_start(
     w: *mut concordia_aip_replay_window,
     now: i64,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        unsafe { window_mut(w) }?.cold_start(Timestamp::from_unix(now));
+        window_mut(w)?.cold_start(Timestamp::from_unix(now));
         Ok(())
     })
 }
@@ -394,12 +343,9 @@ pub unsafe extern "C" fn concordia_aip_replay_window_cold_start(
 /// # Safety
 /// `w` must be a live window.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_end_cold_start(
-    w: *mut concordia_aip_replay_window,
-) -> concordia_result {
+pub extern "C" fn concordia_aip_replay_window_end_cold_start(w: *mut concordia_aip_replay_window) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        unsafe { window_mut(w) }?.end_cold_start();
+        window_mut(w)?.end_cold_start();
         Ok(())
     })
 }
@@ -409,15 +355,13 @@ pub unsafe extern "C" fn concordia_aip_replay_window_end_cold_start(
 /// # Safety
 /// `w` must be a live window; `out` valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_aip_replay_window_is_cold_started(
+pub extern "C" fn concordia_aip_replay_window_is_cold_started(
     w: *const concordia_aip_replay_window,
     out: *mut u8,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
-        // SAFETY: caller contract above.
-        *out = u8::from(unsafe { window_ref(w) }?.cold_start_guard().is_some());
+        let out = out_ref(out)?;
+        *out = u8::from(window_ref(w)?.cold_start_guard().is_some());
         Ok(())
     })
 }

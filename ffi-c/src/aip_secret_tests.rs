@@ -9,7 +9,7 @@ fn bytes_at<T>(p: *const T) -> Vec<u8> {
     (0..size_of::<T>())
         // SAFETY: `p` points to the caller's live ManuallyDrop slot of `size_of::<T>()`
         // bytes; reading its (dropped or not) initialized bytes moves or drops nothing.
-        .map(|i| unsafe { std::ptr::read_volatile(p.cast::<u8>().add(i)) })
+        .map(|i| unsafe { std::ptr::read_volatile(p.cast::<u8>().wrapping_add(i)) })
         .collect()
 }
 

@@ -6,7 +6,10 @@ use concordia_core::sign::KeyPair;
 use concordia_core::time::Timestamp;
 use concordia_core::Error;
 
-use crate::boundary::{bytes_in, bytes_out, guard, nodes_for, out_ref, parse, write_sized, Fail, FfiResult, NULL};
+use crate::boundary::{
+    bytes_in, bytes_out, guard, in_ref, nodes_for, opt_out, out_ref, parse, slice_in, write_sized, Fail, FfiResult,
+    NULL,
+};
 use crate::keys::keypair_ref;
 use crate::session::{concordia_session, session_ref};
 use crate::{concordia_keypair, concordia_result, concordia_str};
@@ -81,7 +84,7 @@ impl Signer for Signers<'_> {
 /// lengths; `signers` valid for `signer_count` entries whose key pairs are live; `out`
 /// valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_attestation_generate(
+pub extern "C" fn concordia_attestation_generate(
     s: *const concordia_session,
     params: *const concordia_attestation_params,
     signers: *const concordia_signer,
@@ -91,32 +94,17 @@ pub unsafe extern "C" fn concordia_attestation_generate(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let s: &concordia_session = unsafe { session_ref(s) }?;
-        // SAFETY: caller contract above: a non-NULL `params` is valid.
-        let p = unsafe { params.as_ref() }.ok_or(NULL)?;
-        if signers.is_null() && signer_count != 0 {
-            return Err(NULL);
-        }
-        let raw: &[concordia_signer] = if signer_count == 0 {
-            &[]
-        } else {
-            // SAFETY: non-NULL (checked) and valid for `signer_count` entries (contract).
-            unsafe { std::slice::from_raw_parts(signers, signer_count) }
-        };
+        let s: &concordia_session = session_ref(s)?;
+        let p = in_ref(params)?;
+        let raw = slice_in(signers, signer_count)?;
         let signers = Signers(
             raw.iter()
-                .map(|sg| -> FfiResult<(&str, &KeyPair)> {
-                    // SAFETY: caller contract above.
-                    Ok((unsafe { sg.agent_id.text() }?, unsafe { keypair_ref(sg.keypair) }?))
-                })
+                .map(|sg| -> FfiResult<(&str, &KeyPair)> { Ok((sg.agent_id.text()?, keypair_ref(sg.keypair)?)) })
                 .collect::<FfiResult<Vec<_>>>()?,
         );
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out = bytes_out(out, out_cap)?;
         let (from, until) = (Timestamp::from_unix(p.validity_from), Timestamp::from_unix(p.validity_until));
         let validity = match p.validity_mode {
             0 => Validity::Absolute { from, until },
@@ -124,15 +112,12 @@ pub unsafe extern "C" fn concordia_attestation_generate(
             2 => Validity::Window { start: from, end: until, duration_seconds: p.validity_duration_seconds },
             _ => return Err(Fail::Core(Error::InvalidArgument("unknown validity mode"))),
         };
-        // SAFETY: caller contract above (each text is valid for its length).
-        let (attestation_id, category, value_range, resolution_mechanism) = unsafe {
-            (
-                p.attestation_id.text()?,
-                p.category.opt_text()?,
-                p.value_range.opt_text()?,
-                p.resolution_mechanism.text()?,
-            )
-        };
+        let (attestation_id, category, value_range, resolution_mechanism) = (
+            p.attestation_id.text()?,
+            p.category.opt_text()?,
+            p.value_range.opt_text()?,
+            p.resolution_mechanism.text()?,
+        );
         let params = Params {
             attestation_id,
             now: Timestamp::from_unix(p.now),
@@ -183,7 +168,7 @@ pub struct concordia_attestation_verified {
 /// # Safety
 /// Each JSON pointer must be valid for its length; `result` NULL or valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_attestation_verify(
+pub extern "C" fn concordia_attestation_verify(
     attestation_json: *const u8,
     attestation_len: usize,
     keys_json: *const u8,
@@ -196,12 +181,9 @@ pub unsafe extern "C" fn concordia_attestation_verify(
         if attestation_json.is_null() || keys_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let att = unsafe { bytes_in(attestation_json, attestation_len) }?;
-        // SAFETY: caller contract above.
-        let keys = unsafe { bytes_in(keys_json, keys_len) }?;
-        // SAFETY: caller contract above.
-        let transcript = unsafe { bytes_in(transcript_json, transcript_len) }?;
+        let att = bytes_in(attestation_json, attestation_len)?;
+        let keys = bytes_in(keys_json, keys_len)?;
+        let transcript = bytes_in(transcript_json, transcript_len)?;
         let (mut an, mut kn, mut tn) = (nodes_for(att), nodes_for(keys), nodes_for(transcript));
         let att = parse(att, &mut an)?;
         let keys = parse(keys, &mut kn)?;
@@ -210,8 +192,7 @@ pub unsafe extern "C" fn concordia_attestation_verify(
         }
         let transcript = if transcript_json.is_null() { None } else { Some(tn.parse_transcript(transcript)?.root()) };
         let v = attestation::verify(att.root(), keys.root(), transcript)?;
-        // SAFETY: caller contract above: NULL or valid for one write.
-        if let Some(r) = unsafe { result.as_mut() } {
+        if let Some(r) = opt_out(result) {
             *r = concordia_attestation_verified {
                 parties: v.parties,
                 countersignatures: v.countersignatures,

@@ -1,5 +1,32 @@
-//! The boundary every export goes through: panic catching, NULL checks, caller buffers,
-//! the thread-local last error, and the mapping of `core::Error` onto result codes.
+//! The boundary every export goes through, and the only code of this crate that turns a C
+//! caller's raw pointers into Rust references: panic catching, the thread-local last error,
+//! the mapping of `core::Error` onto result codes, caller buffers, and the audited pointer
+//! conversions.
+//!
+//! # The pointer rule
+//!
+//! The exports are `extern "C" fn`s whose contract is the header's (each export's `Safety`
+//! paragraph in include/concordia.h; ffi-c/README.md, "Safety", says why they are not
+//! `unsafe extern "C" fn`). The conversions below are safe functions, each with the one
+//! `unsafe` block it needs and a `// SAFETY:` comment that names the part of the header's
+//! contract that makes it sound. They are sound under one crate-wide invariant, which a
+//! reviewer checks at each call site in place of an `unsafe` block there:
+//!
+//! * every raw pointer given to a conversion is an argument an export received from its C
+//!   caller (or a field of a struct received so), unchanged, or NULL: the crate makes no
+//!   other raw pointer of its own than the handles of [`handle_new`], which go to C;
+//! * a reference a conversion returns does not outlive the export's call (its lifetime `'a`
+//!   is the call's: nothing stores one in an object that outlives the call).
+//!
+//! `tests/unsafe_boundary.rs` fails when `unsafe` appears in any other source file.
+//!
+//! | C argument | conversion | NULL |
+//! |---|---|---|
+//! | `(const T *ptr, size_t len)` | [`slice_in`], [`bytes_in`], [`str_in`] | allowed with len 0 |
+//! | `const T *` struct, required / optional | [`in_ref`] / [`opt_in`] | NULL_ARGUMENT / `None` |
+//! | `T *` out-parameter, required / optional | [`out_ref`] / [`opt_out`] | NULL_ARGUMENT / `None` |
+//! | `(uint8_t *out, size_t out_cap)` | [`bytes_out`], [`slice_out`], then [`copy_out`], [`store_len`], [`write_sized`] | allowed with cap 0 (size query) |
+//! | opaque object | [`handle_ref`], [`handle_mut`], [`handle_new`], [`handle_free`] | NULL_ARGUMENT (free: ignored) |
 
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -8,6 +35,7 @@ use concordia_core::json::Doc;
 use concordia_core::Error;
 use concordia_host::Nodes;
 
+use crate::concordia_str;
 use crate::result::{code_of, concordia_result};
 
 /// Why an export failed: a core error (kept for the last-error getters) or a code of the
@@ -63,56 +91,157 @@ pub(crate) fn guard_quiet(body: impl FnOnce() -> FfiResult) -> concordia_result 
     }
 }
 
-/// An input byte range: `ptr` may be NULL only when `len` is 0.
+/// An input array of `count` elements: `ptr` may be NULL only when `count` is 0.
 ///
-/// # Safety
-/// A non-NULL `ptr` must be valid for reads of `len` bytes for `'a`.
-pub(crate) unsafe fn bytes_in<'a>(ptr: *const u8, len: usize) -> FfiResult<&'a [u8]> {
-    if ptr.is_null() {
-        return if len == 0 { Ok(&[]) } else { Err(NULL) };
+/// Returns CONCORDIA_NULL_ARGUMENT for NULL with `count` > 0 and CONCORDIA_INVALID_ARGUMENT
+/// for an array beyond `isize::MAX` bytes.
+pub(crate) fn slice_in<'a, T: Copy>(ptr: *const T, count: usize) -> FfiResult<&'a [T]> {
+    if count == 0 {
+        return Ok(&[]);
     }
-    if len > isize::MAX as usize {
+    if ptr.is_null() {
+        return Err(NULL);
+    }
+    if count.checked_mul(std::mem::size_of::<T>()).is_none_or(|n| n > isize::MAX as usize) {
         return Err(Fail::Core(Error::InvalidArgument("length beyond isize::MAX")));
     }
-    // SAFETY: `ptr` is non-NULL and, by this function's contract, valid for `len` bytes
-    // of reads for 'a; `len` fits an isize as checked above.
-    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+    // SAFETY: the header's contract for every (pointer, length) input: a non-NULL pointer
+    // is valid (aligned, initialized) for reads of `count` elements for the whole call and
+    // not written during it; `ptr` is non-NULL and the size fits an isize (checked above).
+    Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
+}
+
+/// An input byte range: `ptr` may be NULL only when `len` is 0 ([`slice_in`] of bytes).
+pub(crate) fn bytes_in<'a>(ptr: *const u8, len: usize) -> FfiResult<&'a [u8]> {
+    slice_in(ptr, len)
 }
 
 /// An input UTF-8 text: `ptr` may be NULL only when `len` is 0.
 ///
-/// # Safety
-/// As [`bytes_in`].
-pub(crate) unsafe fn str_in<'a>(ptr: *const u8, len: usize) -> FfiResult<&'a str> {
-    // SAFETY: forwarded contract.
-    let bytes = unsafe { bytes_in(ptr, len) }?;
-    std::str::from_utf8(bytes).map_err(|_| Fail::Core(Error::InvalidArgument("text is not valid UTF-8")))
+/// Returns CONCORDIA_INVALID_ARGUMENT for text that is not UTF-8.
+pub(crate) fn str_in<'a>(ptr: *const u8, len: usize) -> FfiResult<&'a str> {
+    std::str::from_utf8(bytes_in(ptr, len)?).map_err(|_| Fail::Core(Error::InvalidArgument("text is not valid UTF-8")))
 }
 
-/// An output buffer: `ptr` may be NULL only when `cap` is 0 (a size query).
+impl concordia_str {
+    /// Required text ([`str_in`]): NULL is allowed only with a length of 0.
+    pub(crate) fn text<'a>(self) -> FfiResult<&'a str> {
+        str_in(self.ptr, self.len)
+    }
+
+    /// Required text that refuses NULL even with a length of 0.
+    pub(crate) fn required_text<'a>(self) -> FfiResult<&'a str> {
+        if self.ptr.is_null() {
+            return Err(NULL);
+        }
+        self.text()
+    }
+
+    /// Optional text: `None` when `ptr` is NULL (its length ignored).
+    pub(crate) fn opt_text<'a>(self) -> FfiResult<Option<&'a str>> {
+        if self.ptr.is_null() {
+            return Ok(None);
+        }
+        self.text().map(Some)
+    }
+}
+
+/// A required input struct (`const T *`): NULL is CONCORDIA_NULL_ARGUMENT.
+pub(crate) fn in_ref<'a, T: Copy>(ptr: *const T) -> FfiResult<&'a T> {
+    opt_in(ptr).ok_or(NULL)
+}
+
+/// An optional input struct (`const T *`): `None` for NULL.
+pub(crate) fn opt_in<'a, T: Copy>(ptr: *const T) -> Option<&'a T> {
+    // SAFETY: the header's contract for struct inputs: a non-NULL pointer points to an
+    // initialized, aligned `T` that is valid and not written for the whole call.
+    unsafe { ptr.as_ref() }
+}
+
+/// A required out-parameter (`T *`): NULL is CONCORDIA_NULL_ARGUMENT.
+pub(crate) fn out_ref<'a, T: Copy>(ptr: *mut T) -> FfiResult<&'a mut T> {
+    opt_out(ptr).ok_or(NULL)
+}
+
+/// An optional out-parameter (`T *`, "NULL: not wanted"): `None` for NULL.
+pub(crate) fn opt_out<'a, T: Copy>(ptr: *mut T) -> Option<&'a mut T> {
+    // SAFETY: the header's contract for out-parameters: a non-NULL pointer is valid and
+    // aligned for a write of one `T` for the whole call and aliases no other argument of
+    // it. `T: Copy`: nothing of the caller's old value is dropped by an assignment, and the
+    // exports only assign through the reference, never read what the caller left.
+    unsafe { ptr.as_mut() }
+}
+
+/// An output array of `cap` elements: `ptr` may be NULL only when `cap` is 0 (a size query).
 ///
-/// # Safety
-/// A non-NULL `ptr` must be valid for writes of `cap` bytes for `'a`, and not alias any
-/// input of the same call.
-pub(crate) unsafe fn bytes_out<'a>(ptr: *mut u8, cap: usize) -> FfiResult<&'a mut [u8]> {
+/// Returns CONCORDIA_NULL_ARGUMENT for NULL with `cap` > 0 and CONCORDIA_INVALID_ARGUMENT
+/// for an array beyond `isize::MAX` bytes.
+pub(crate) fn slice_out<'a, T: Copy>(ptr: *mut T, cap: usize) -> FfiResult<&'a mut [T]> {
     if ptr.is_null() {
         return if cap == 0 { Ok(&mut []) } else { Err(NULL) };
     }
-    if cap > isize::MAX as usize {
+    if cap.checked_mul(std::mem::size_of::<T>()).is_none_or(|n| n > isize::MAX as usize) {
         return Err(Fail::Core(Error::InvalidArgument("length beyond isize::MAX")));
     }
-    // SAFETY: `ptr` is non-NULL and, by this function's contract, valid for `cap` bytes of
-    // writes for 'a with no other live reference; `cap` fits an isize as checked above.
+    // SAFETY: the header's contract for every output buffer: a non-NULL pointer is valid
+    // and aligned for writes of `cap` elements for the whole call and overlaps no input of
+    // it; `ptr` is non-NULL and the size fits an isize (checked above). `T: Copy`, and
+    // the exports only write through the slice, never read what the caller left in it.
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, cap) })
 }
 
-/// A required out-parameter.
-///
-/// # Safety
-/// A non-NULL `ptr` must be valid for a write of `T` and suitably aligned.
-pub(crate) unsafe fn out_ref<'a, T>(ptr: *mut T) -> FfiResult<&'a mut T> {
-    // SAFETY: by this function's contract a non-NULL `ptr` is valid, aligned and unaliased.
+/// An output byte buffer ([`slice_out`] of bytes); fill it with [`copy_out`],
+/// [`store_len`] or [`write_sized`], which never write past `cap`.
+pub(crate) fn bytes_out<'a>(ptr: *mut u8, cap: usize) -> FfiResult<&'a mut [u8]> {
+    slice_out(ptr, cap)
+}
+
+/// An opaque object this library hands to C as the pointer of a `Box` ([`handle_new`]) and
+/// takes back in its `_free` ([`handle_free`]). Only these types may cross as handles.
+pub(crate) trait Handle {}
+
+impl Handle for crate::concordia_keypair {}
+impl Handle for crate::concordia_es256_keypair {}
+impl Handle for crate::concordia_aip_keypair {}
+impl Handle for crate::concordia_aip_replay_window {}
+impl Handle for crate::concordia_transcript_verifier {}
+impl Handle for crate::concordia_session {}
+impl Handle for crate::concordia_consensus_room {}
+
+/// A handle to read (`const T *`): NULL is CONCORDIA_NULL_ARGUMENT.
+pub(crate) fn handle_ref<'a, T: Handle>(ptr: *const T) -> FfiResult<&'a T> {
+    // SAFETY: the header's contract for objects: a non-NULL handle came from
+    // [`handle_new`] (a live `Box<T>`) and is not freed during the call; a shared object
+    // (the key pairs) is only read by concurrent calls.
+    unsafe { ptr.as_ref() }.ok_or(NULL)
+}
+
+/// A handle to change (`T *`): NULL is CONCORDIA_NULL_ARGUMENT.
+pub(crate) fn handle_mut<'a, T: Handle>(ptr: *mut T) -> FfiResult<&'a mut T> {
+    // SAFETY: the header's contract for objects: a non-NULL handle came from
+    // [`handle_new`] (a live `Box<T>`), is not freed during the call, and an object that
+    // changes is used by one thread and one call at a time, so this is the only reference.
     unsafe { ptr.as_mut() }.ok_or(NULL)
+}
+
+/// Boxes a new object and stores its handle in the caller's out-parameter.
+pub(crate) fn handle_new<T: Handle>(value: T, out: &mut *mut T) {
+    *out = Box::into_raw(Box::new(value));
+}
+
+/// The body of every `_free`: releases the object behind a handle (NULL is ignored), its
+/// `Drop` included (which erases secrets), without unwinding into C.
+pub(crate) fn handle_free<T: Handle>(ptr: *mut T) {
+    if ptr.is_null() {
+        return;
+    }
+    let _ = guard_quiet(|| {
+        // SAFETY: the header's contract for `_free`: a non-NULL handle came from
+        // [`handle_new`] (`Box::into_raw`), has not been freed, is freed once, and no other
+        // call uses it now or later.
+        drop(unsafe { Box::from_raw(ptr) });
+        Ok(())
+    });
 }
 
 /// Stores the outcome of a length-returning core call: the length on success, the needed

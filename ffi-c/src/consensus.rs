@@ -17,7 +17,10 @@ use concordia_core::time::Timestamp;
 use concordia_core::Error;
 use concordia_host::Nodes;
 
-use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, Fail, FfiResult, NULL};
+use crate::boundary::{
+    bytes_in, bytes_out, copy_out, guard, handle_free, handle_mut, handle_new, opt_out, out_ref, slice_in, Fail,
+    FfiResult, NULL,
+};
 use crate::{concordia_result, concordia_str};
 
 /// Length of a Consensus digest as text: 64 lowercase hex digits, no prefix.
@@ -145,7 +148,7 @@ fn with_revision<T>(input: &[u8], f: impl FnOnce(concordia_core::json::Value<'_>
 /// `json` must be valid for `json_len` bytes of reads; `out` for `out_cap` bytes of
 /// writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_revision_digest(
+pub extern "C" fn concordia_consensus_revision_digest(
     json: *const u8,
     json_len: usize,
     out: *mut u8,
@@ -153,13 +156,10 @@ pub unsafe extern "C" fn concordia_consensus_revision_digest(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let input = bytes_in(json, json_len)?;
+        let out = bytes_out(out, out_cap)?;
         let d = with_revision(input, cdigest::revision_digest)?;
         hex_out(&d, out, out_len)
     })
@@ -174,16 +174,14 @@ pub unsafe extern "C" fn concordia_consensus_revision_digest(
 /// # Safety
 /// `json` must be valid for `json_len` bytes of reads; `expected.ptr` for `expected.len`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_verify_revision(
+pub extern "C" fn concordia_consensus_verify_revision(
     json: *const u8,
     json_len: usize,
     expected: concordia_str,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
-        // SAFETY: caller contract above.
-        let expected = unsafe { expected.text() }?;
+        let input = bytes_in(json, json_len)?;
+        let expected = expected.text()?;
         with_revision(input, |v| cdigest::verify_revision(v, expected))?;
         Ok(())
     })
@@ -196,7 +194,7 @@ pub unsafe extern "C" fn concordia_consensus_verify_revision(
 /// `markdown` must be valid for `markdown_len` bytes of reads; `out` for `out_cap` bytes
 /// of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_markdown_digest(
+pub extern "C" fn concordia_consensus_markdown_digest(
     markdown: *const u8,
     markdown_len: usize,
     out: *mut u8,
@@ -204,13 +202,10 @@ pub unsafe extern "C" fn concordia_consensus_markdown_digest(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(markdown, markdown_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let input = bytes_in(markdown, markdown_len)?;
+        let out = bytes_out(out, out_cap)?;
         hex_out(&cdigest::markdown_digest(input), out, out_len)
     })
 }
@@ -224,16 +219,14 @@ pub unsafe extern "C" fn concordia_consensus_markdown_digest(
 /// `markdown` must be valid for `markdown_len` bytes of reads; `expected.ptr` for
 /// `expected.len`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_verify_markdown(
+pub extern "C" fn concordia_consensus_verify_markdown(
     markdown: *const u8,
     markdown_len: usize,
     expected: concordia_str,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(markdown, markdown_len) }?;
-        // SAFETY: caller contract above.
-        let expected = unsafe { expected.text() }?;
+        let input = bytes_in(markdown, markdown_len)?;
+        let expected = expected.text()?;
         cdigest::verify_markdown(input, expected)?;
         Ok(())
     })
@@ -279,15 +272,14 @@ pub struct concordia_consensus_invitation {
 /// `email` must be valid for `email_len` bytes of reads; `origin.ptr` NULL or valid for
 /// `origin.len`; `info` valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_invitation_check(
+pub extern "C" fn concordia_consensus_invitation_check(
     email: *const u8,
     email_len: usize,
     origin: concordia_str,
     info: *mut concordia_consensus_invitation,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let info = unsafe { out_ref(info) }?;
+        let info = out_ref(info)?;
         *info = concordia_consensus_invitation {
             https: 0,
             origin: 0,
@@ -302,10 +294,8 @@ pub unsafe extern "C" fn concordia_consensus_invitation_check(
         if email.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let email = unsafe { bytes_in(email, email_len) }?;
-        // SAFETY: caller contract above.
-        let origin = unsafe { origin.opt_text() }?;
+        let email = bytes_in(email, email_len)?;
+        let origin = origin.opt_text()?;
         let checked = concordia_host::consensus::check_invitation(email, origin)?;
         let inv = &checked.invitation;
         let (id, href) = (inv.id().as_bytes(), inv.exchange_href().as_bytes());
@@ -367,7 +357,7 @@ fn command_info(c: &Command<'_>) -> FfiResult<concordia_consensus_command> {
 /// Each text must be valid for its length; `info` NULL or valid for one write; `out` valid
 /// for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_command_build(
+pub extern "C" fn concordia_consensus_command_build(
     action: u32,
     body: concordia_str,
     revision: u64,
@@ -378,17 +368,13 @@ pub unsafe extern "C" fn concordia_consensus_command_build(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
-        // SAFETY: caller contract above.
-        let (body, digest) = unsafe { (body.text()?, digest.text()?) };
+        let out = bytes_out(out, out_cap)?;
+        let (body, digest) = (body.text()?, digest.text()?);
         let cmd = Command::new(action_in(action)?, body, revision, digest)?;
         let meta = command_info(&cmd)?;
-        // SAFETY: caller contract above: NULL or valid for one write.
-        if let Some(i) = unsafe { info.as_mut() } {
+        if let Some(i) = opt_out(info) {
             *i = meta;
         }
         let wire = concordia_host::write_vec(256, |buf| cmd.wire_to_slice(buf))?;
@@ -405,19 +391,17 @@ pub unsafe extern "C" fn concordia_consensus_command_build(
 /// # Safety
 /// `wire` must be valid for `wire_len` bytes of reads; `info` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_command_parse(
+pub extern "C" fn concordia_consensus_command_parse(
     wire: *const u8,
     wire_len: usize,
     info: *mut concordia_consensus_command,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let info = unsafe { out_ref(info) }?;
+        let info = out_ref(info)?;
         if wire.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let wire = unsafe { bytes_in(wire, wire_len) }?;
+        let wire = bytes_in(wire, wire_len)?;
         let mut nodes = vec![Node::EMPTY; 16];
         let cmd = Command::parse_wire(wire, &mut nodes)?;
         *info = command_info(&cmd)?;
@@ -456,7 +440,7 @@ pub struct concordia_consensus_participant {
 /// `digest.ptr` must be valid for `digest.len` bytes; `roster` valid for `roster_count`
 /// entries whose ids are valid for their lengths; `out` for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_room_new(
+pub extern "C" fn concordia_consensus_room_new(
     revision: u64,
     digest: concordia_str,
     deadline: i64,
@@ -465,49 +449,25 @@ pub unsafe extern "C" fn concordia_consensus_room_new(
     out: *mut *mut concordia_consensus_room,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
-        // SAFETY: caller contract above.
-        let digest = unsafe { digest.text() }?;
-        // SAFETY: caller contract above.
-        let entries = unsafe { slice_in(roster, roster_count) }?;
+        let digest = digest.text()?;
+        let entries = slice_in(roster, roster_count)?;
         let mut members = Vec::with_capacity(entries.len());
         for p in entries {
             let kind = usize::try_from(p.kind).ok().and_then(|k| ParticipantKind::ALL.get(k));
             let kind = kind.ok_or(Fail::Core(Error::InvalidArgument("unknown participant kind")))?;
-            // SAFETY: caller contract above.
-            members.push((unsafe { p.id.text() }?, kind.as_str()));
+            members.push((p.id.text()?, kind.as_str()));
         }
         let room = concordia_host::consensus::new_room(revision, digest, Timestamp::from_unix(deadline), &members)?;
-        *out = Box::into_raw(Box::new(concordia_consensus_room(room)));
+        handle_new(concordia_consensus_room(room), out);
         Ok(())
     })
 }
 
-/// A C array given by pointer and count: NULL only with a count of 0.
-///
-/// # Safety
-/// A non-NULL `ptr` must be valid for `count` reads of `T` for `'a`.
-pub(crate) unsafe fn slice_in<'a, T>(ptr: *const T, count: usize) -> FfiResult<&'a [T]> {
-    if count == 0 {
-        return Ok(&[]);
-    }
-    if ptr.is_null() {
-        return Err(NULL);
-    }
-    if count.checked_mul(std::mem::size_of::<T>()).is_none_or(|n| n > isize::MAX as usize) {
-        return Err(Fail::Core(Error::InvalidArgument("length beyond isize::MAX")));
-    }
-    // SAFETY: non-NULL (checked), valid for `count` elements (contract), size checked.
-    Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
-}
-
-/// # Safety
-/// A non-NULL `room` must be a live room, not used elsewhere during the call.
-unsafe fn room_mut<'a>(room: *mut concordia_consensus_room) -> FfiResult<&'a mut Room<FULL_CAPACITY>> {
-    // SAFETY: by this function's contract.
-    unsafe { room.as_mut() }.map(|r| &mut *r.0).ok_or(NULL)
+/// A caller's room handle, to change.
+fn room_mut<'a>(room: *mut concordia_consensus_room) -> FfiResult<&'a mut Room<FULL_CAPACITY>> {
+    handle_mut(room).map(|r| &mut *r.0)
 }
 
 /// What concordia_consensus_room_apply did.
@@ -539,7 +499,7 @@ pub struct concordia_consensus_applied {
 /// `room` must be a live room; `participant.ptr` and `key.ptr` valid for their lengths;
 /// `wire` for `wire_len` bytes of reads; `applied` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_room_apply(
+pub extern "C" fn concordia_consensus_room_apply(
     room: *mut concordia_consensus_room,
     participant: concordia_str,
     wire: *const u8,
@@ -549,19 +509,15 @@ pub unsafe extern "C" fn concordia_consensus_room_apply(
     applied: *mut concordia_consensus_applied,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let applied = unsafe { out_ref(applied) }?;
-        // SAFETY: caller contract above.
-        let room = unsafe { room_mut(room) }?;
+        let applied = out_ref(applied)?;
+        let room = room_mut(room)?;
         let now = Timestamp::from_unix(now);
         *applied = concordia_consensus_applied { status: 0, event: 0, outcome: outcome_out(room.outcome(now))? };
         if wire.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let (participant, key) = unsafe { (participant.text()?, key.opt_text()?) };
-        // SAFETY: caller contract above.
-        let wire = unsafe { bytes_in(wire, wire_len) }?;
+        let (participant, key) = (participant.text()?, key.opt_text()?);
+        let wire = bytes_in(wire, wire_len)?;
         let a = concordia_host::consensus::apply_wire(room, participant, wire, key, now);
         *applied = concordia_consensus_applied {
             status: a.status.into(),
@@ -578,16 +534,14 @@ pub unsafe extern "C" fn concordia_consensus_room_apply(
 /// # Safety
 /// `room` must be a live room; `outcome` valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_room_outcome(
+pub extern "C" fn concordia_consensus_room_outcome(
     room: *mut concordia_consensus_room,
     now: i64,
     outcome: *mut concordia_consensus_outcome,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let outcome = unsafe { out_ref(outcome) }?;
-        // SAFETY: caller contract above.
-        let room = unsafe { room_mut(room) }?;
+        let outcome = out_ref(outcome)?;
+        let room = room_mut(room)?;
         *outcome = outcome_out(room.outcome(Timestamp::from_unix(now)))?;
         Ok(())
     })
@@ -598,15 +552,8 @@ pub unsafe extern "C" fn concordia_consensus_room_outcome(
 /// # Safety
 /// `room` must be NULL or a room from this library that has not been freed.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_room_free(room: *mut concordia_consensus_room) {
-    if room.is_null() {
-        return;
-    }
-    let _ = guard_quiet(|| {
-        // SAFETY: `room` came from Box::into_raw in this library and is freed once (contract).
-        drop(unsafe { Box::from_raw(room) });
-        Ok(())
-    });
+pub extern "C" fn concordia_consensus_room_free(room: *mut concordia_consensus_room) {
+    handle_free(room);
 }
 
 /// Writes the wire word of a concordia_consensus_outcome (`pending`, `reached`,
@@ -617,18 +564,16 @@ pub unsafe extern "C" fn concordia_consensus_room_free(room: *mut concordia_cons
 /// # Safety
 /// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_outcome_name(
+pub extern "C" fn concordia_consensus_outcome_name(
     outcome: u32,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(outcome_in(outcome)?.as_str().as_bytes(), out, out_len)
     })
 }
@@ -645,7 +590,7 @@ pub unsafe extern "C" fn concordia_consensus_outcome_name(
 /// # Safety
 /// `bytes` must be valid for `bytes_len` bytes of reads; each text for its length.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_consensus_verify_artifact(
+pub extern "C" fn concordia_consensus_verify_artifact(
     bytes: *const u8,
     bytes_len: usize,
     content_digest: concordia_str,
@@ -653,10 +598,8 @@ pub unsafe extern "C" fn concordia_consensus_verify_artifact(
     outcome: u32,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let bytes = unsafe { bytes_in(bytes, bytes_len) }?;
-        // SAFETY: caller contract above.
-        let (field, hex) = unsafe { (content_digest.text()?, x_consensus_sha256.text()?) };
+        let bytes = bytes_in(bytes, bytes_len)?;
+        let (field, hex) = (content_digest.text()?, x_consensus_sha256.text()?);
         artifact::verify_artifact(bytes, field, hex, outcome_in(outcome)?)?;
         Ok(())
     })

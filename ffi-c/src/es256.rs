@@ -7,7 +7,8 @@ use concordia_core::message;
 use concordia_core::Error;
 
 use crate::boundary::{
-    bytes_in, bytes_out, copy_out, guard, guard_quiet, nodes_for, out_ref, parse, write_sized, Fail, FfiResult, NULL,
+    bytes_in, bytes_out, copy_out, guard, handle_free, handle_new, handle_ref, nodes_for, out_ref, parse, write_sized,
+    Fail, FfiResult, NULL,
 };
 use crate::{concordia_result, concordia_str};
 
@@ -19,17 +20,13 @@ use crate::{concordia_result, concordia_str};
 /// not be freed while in use.
 pub struct concordia_es256_keypair(KeyPair);
 
-/// Reads a caller's ES256 key pair pointer.
-///
-/// # Safety
-/// A non-NULL `kp` must point to a live key pair from this library.
-unsafe fn es256_keypair_ref<'a>(kp: *const concordia_es256_keypair) -> FfiResult<&'a KeyPair> {
-    // SAFETY: by this function's contract a non-NULL `kp` is a live key pair.
-    unsafe { kp.as_ref() }.map(|k| &k.0).ok_or(NULL)
+/// Reads a caller's ES256 key pair handle.
+fn es256_keypair_ref<'a>(kp: *const concordia_es256_keypair) -> FfiResult<&'a KeyPair> {
+    handle_ref(kp).map(|k| &k.0)
 }
 
 fn boxed(kp: KeyPair, out: &mut *mut concordia_es256_keypair) {
-    *out = Box::into_raw(Box::new(concordia_es256_keypair(kp)));
+    handle_new(concordia_es256_keypair(kp), out);
 }
 
 /// Makes the key pair of a 32-byte big-endian private scalar `d` (`0 < d < n`; what
@@ -42,20 +39,18 @@ fn boxed(kp: KeyPair, out: &mut *mut concordia_es256_keypair) {
 /// # Safety
 /// `scalar` must be valid for `scalar_len` bytes of reads; `out` for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_keypair_from_scalar(
+pub extern "C" fn concordia_es256_keypair_from_scalar(
     scalar: *const u8,
     scalar_len: usize,
     out: *mut *mut concordia_es256_keypair,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         if scalar.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let d = unsafe { bytes_in(scalar, scalar_len) }?;
+        let d = bytes_in(scalar, scalar_len)?;
         let d: &[u8; 32] = d.try_into().map_err(|_| Fail::Core(Error::InvalidArgument(ES256_PRIVATE_KEY)))?;
         boxed(KeyPair::from_scalar(d)?, out);
         Ok(())
@@ -71,10 +66,9 @@ pub unsafe extern "C" fn concordia_es256_keypair_from_scalar(
 /// # Safety
 /// `out` must be valid for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_keypair_generate(out: *mut *mut concordia_es256_keypair) -> concordia_result {
+pub extern "C" fn concordia_es256_keypair_generate(out: *mut *mut concordia_es256_keypair) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         let mut d = concordia_host::zeroize::Zeroizing::new([0u8; 32]);
         let kp = loop {
@@ -94,15 +88,8 @@ pub unsafe extern "C" fn concordia_es256_keypair_generate(out: *mut *mut concord
 /// `kp` must be NULL or a key pair from this library that has not been freed, and no
 /// other thread may be using it.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_keypair_free(kp: *mut concordia_es256_keypair) {
-    if kp.is_null() {
-        return;
-    }
-    let _ = guard_quiet(|| {
-        // SAFETY: `kp` came from Box::into_raw in this library and is freed once (contract).
-        drop(unsafe { Box::from_raw(kp) });
-        Ok(())
-    });
+pub extern "C" fn concordia_es256_keypair_free(kp: *mut concordia_es256_keypair) {
+    handle_free(kp);
 }
 
 /// Writes the public key of `kp` as the uncompressed X9.62 point, 65 bytes (`04 || x || y`),
@@ -112,20 +99,17 @@ pub unsafe extern "C" fn concordia_es256_keypair_free(kp: *mut concordia_es256_k
 /// `kp` must be a live key pair; `out` valid for `out_cap` bytes of writes; `out_len` for
 /// one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_keypair_public_key(
+pub extern "C" fn concordia_es256_keypair_public_key(
     kp: *const concordia_es256_keypair,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { es256_keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = es256_keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(&kp.public_key().to_uncompressed(), out, out_len)
     })
 }
@@ -136,20 +120,17 @@ pub unsafe extern "C" fn concordia_es256_keypair_public_key(
 /// # Safety
 /// As concordia_es256_keypair_public_key.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_keypair_public_key_b64url(
+pub extern "C" fn concordia_es256_keypair_public_key_b64url(
     kp: *const concordia_es256_keypair,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { es256_keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = es256_keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(kp.public_key().to_b64url().as_bytes(), out, out_len)
     })
 }
@@ -160,20 +141,17 @@ pub unsafe extern "C" fn concordia_es256_keypair_public_key_b64url(
 /// # Safety
 /// As concordia_es256_keypair_public_key.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_keypair_scalar(
+pub extern "C" fn concordia_es256_keypair_scalar(
     kp: *const concordia_es256_keypair,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { es256_keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = es256_keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         // A Zeroizing copy, erased when dropped.
         copy_out(&*kp.scalar(), out, out_len)
     })
@@ -190,20 +168,17 @@ pub unsafe extern "C" fn concordia_es256_keypair_scalar(
 /// `text.ptr` must be valid for `text.len` bytes of reads; `out` for `out_cap` bytes of
 /// writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_public_key_from_b64(
+pub extern "C" fn concordia_es256_public_key_from_b64(
     text: concordia_str,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let text = unsafe { text.text() }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let text = text.text()?;
+        let out = bytes_out(out, out_cap)?;
         let pk = PublicKey::from_b64(text)?;
         copy_out(&pk.to_uncompressed(), out, out_len)
     })
@@ -221,7 +196,7 @@ pub unsafe extern "C" fn concordia_es256_public_key_from_b64(
 /// `kp` must be a live key pair; `json` valid for `json_len` bytes of reads; `out` for
 /// `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_sign_object(
+pub extern "C" fn concordia_es256_sign_object(
     kp: *const concordia_es256_keypair,
     json: *const u8,
     json_len: usize,
@@ -230,15 +205,11 @@ pub unsafe extern "C" fn concordia_es256_sign_object(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { es256_keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = es256_keypair_ref(kp)?;
+        let input = bytes_in(json, json_len)?;
+        let out = bytes_out(out, out_cap)?;
         let mut nodes = nodes_for(input);
         let doc = parse(input, &mut nodes)?;
         write_sized(out, out_len, |buf| message::sign_object_es256(doc.root(), kp, buf))
@@ -257,7 +228,7 @@ pub unsafe extern "C" fn concordia_es256_sign_object(
 /// # Safety
 /// `json` must be valid for `json_len` bytes of reads; `public_key` for `public_key_len`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_es256_verify_object(
+pub extern "C" fn concordia_es256_verify_object(
     json: *const u8,
     json_len: usize,
     public_key: *const u8,
@@ -267,11 +238,9 @@ pub unsafe extern "C" fn concordia_es256_verify_object(
         if public_key.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let key = unsafe { bytes_in(public_key, public_key_len) }?;
+        let key = bytes_in(public_key, public_key_len)?;
         let pk = PublicKey::from_sec1(key)?;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
+        let input = bytes_in(json, json_len)?;
         let mut nodes = nodes_for(input);
         let doc = parse(input, &mut nodes)?;
         message::verify_signed_object_es256(doc.root(), &pk)?;

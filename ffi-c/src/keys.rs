@@ -3,7 +3,9 @@
 use concordia_core::sign::{KeyPair, PublicKey};
 use concordia_core::Error;
 
-use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, Fail, FfiResult, NULL};
+use crate::boundary::{
+    bytes_in, bytes_out, copy_out, guard, handle_free, handle_new, handle_ref, out_ref, Fail, FfiResult, NULL,
+};
 use crate::{concordia_result, concordia_str};
 
 /// An Ed25519 key pair (opaque). Create with concordia_keypair_from_seed or
@@ -14,30 +16,22 @@ use crate::{concordia_result, concordia_str};
 /// at once (signing is read-only); it must not be freed while in use.
 pub struct concordia_keypair(pub(crate) KeyPair);
 
-/// Reads a caller's key pair pointer.
-///
-/// # Safety
-/// A non-NULL `kp` must point to a live key pair from this library.
-pub(crate) unsafe fn keypair_ref<'a>(kp: *const concordia_keypair) -> FfiResult<&'a KeyPair> {
-    // SAFETY: by this function's contract a non-NULL `kp` is a live key pair.
-    unsafe { kp.as_ref() }.map(|k| &k.0).ok_or(NULL)
+/// Reads a caller's key pair handle.
+pub(crate) fn keypair_ref<'a>(kp: *const concordia_keypair) -> FfiResult<&'a KeyPair> {
+    handle_ref(kp).map(|k| &k.0)
 }
 
-/// Reads a 32-byte public key given by pointer and length.
-///
-/// # Safety
-/// A non-NULL `pk` must be valid for `pk_len` bytes of reads.
-pub(crate) unsafe fn public_key_in(pk: *const u8, pk_len: usize) -> FfiResult<PublicKey> {
+/// Reads a 32-byte public key given by pointer and length (NULL refused).
+pub(crate) fn public_key_in(pk: *const u8, pk_len: usize) -> FfiResult<PublicKey> {
     if pk.is_null() {
         return Err(NULL);
     }
-    // SAFETY: forwarded contract.
-    let bytes = unsafe { bytes_in(pk, pk_len) }?;
+    let bytes = bytes_in(pk, pk_len)?;
     PublicKey::from_bytes(bytes).map_err(|_| Fail::Core(Error::InvalidArgument("public key must be 32 bytes")))
 }
 
 fn boxed(kp: KeyPair, out: &mut *mut concordia_keypair) {
-    *out = Box::into_raw(Box::new(concordia_keypair(kp)));
+    handle_new(concordia_keypair(kp), out);
 }
 
 /// Derives the key pair of a 32-byte seed (RFC 8032; the seed is what the reference SDK
@@ -49,20 +43,18 @@ fn boxed(kp: KeyPair, out: &mut *mut concordia_keypair) {
 /// # Safety
 /// `seed` must be valid for `seed_len` bytes of reads; `out` for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_keypair_from_seed(
+pub extern "C" fn concordia_keypair_from_seed(
     seed: *const u8,
     seed_len: usize,
     out: *mut *mut concordia_keypair,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         if seed.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let seed = unsafe { bytes_in(seed, seed_len) }?;
+        let seed = bytes_in(seed, seed_len)?;
         let seed: &[u8; 32] =
             seed.try_into().map_err(|_| Fail::Core(Error::InvalidArgument("seed must be 32 bytes")))?;
         boxed(KeyPair::from_seed(seed), out);
@@ -79,10 +71,9 @@ pub unsafe extern "C" fn concordia_keypair_from_seed(
 /// # Safety
 /// `out` must be valid for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_keypair_generate(out: *mut *mut concordia_keypair) -> concordia_result {
+pub extern "C" fn concordia_keypair_generate(out: *mut *mut concordia_keypair) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         let mut seed = concordia_host::zeroize::Zeroizing::new([0u8; 32]);
         getrandom::fill(&mut *seed).map_err(|_| Fail::Code(concordia_result::CONCORDIA_RANDOMNESS_UNAVAILABLE))?;
@@ -97,15 +88,8 @@ pub unsafe extern "C" fn concordia_keypair_generate(out: *mut *mut concordia_key
 /// `kp` must be NULL or a key pair from this library that has not been freed, and no
 /// other thread may be using it.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_keypair_free(kp: *mut concordia_keypair) {
-    if kp.is_null() {
-        return;
-    }
-    let _ = guard_quiet(|| {
-        // SAFETY: `kp` came from Box::into_raw in this library and is freed once (contract).
-        drop(unsafe { Box::from_raw(kp) });
-        Ok(())
-    });
+pub extern "C" fn concordia_keypair_free(kp: *mut concordia_keypair) {
+    handle_free(kp);
 }
 
 /// Writes the 32-byte public key of `kp` into `out`.
@@ -114,20 +98,17 @@ pub unsafe extern "C" fn concordia_keypair_free(kp: *mut concordia_keypair) {
 /// `kp` must be a live key pair; `out` valid for `out_cap` bytes of writes; `out_len` for
 /// one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_keypair_public_key(
+pub extern "C" fn concordia_keypair_public_key(
     kp: *const concordia_keypair,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(kp.public_key().as_bytes(), out, out_len)
     })
 }
@@ -138,20 +119,17 @@ pub unsafe extern "C" fn concordia_keypair_public_key(
 /// # Safety
 /// As concordia_keypair_public_key.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_keypair_public_key_b64url(
+pub extern "C" fn concordia_keypair_public_key_b64url(
     kp: *const concordia_keypair,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(kp.public_key().to_b64url().as_bytes(), out, out_len)
     })
 }
@@ -162,20 +140,17 @@ pub unsafe extern "C" fn concordia_keypair_public_key_b64url(
 /// # Safety
 /// As concordia_keypair_public_key.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_keypair_seed(
+pub extern "C" fn concordia_keypair_seed(
     kp: *const concordia_keypair,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = keypair_ref(kp)?;
+        let out = bytes_out(out, out_cap)?;
         // A Zeroizing copy, erased when dropped.
         copy_out(&*kp.seed(), out, out_len)
     })
@@ -189,7 +164,7 @@ pub unsafe extern "C" fn concordia_keypair_seed(
 /// `public_key` must be valid for `public_key_len` bytes of reads; `out` for `out_cap`
 /// bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_public_key_to_b64url(
+pub extern "C" fn concordia_public_key_to_b64url(
     public_key: *const u8,
     public_key_len: usize,
     out: *mut u8,
@@ -197,13 +172,10 @@ pub unsafe extern "C" fn concordia_public_key_to_b64url(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let pk = unsafe { public_key_in(public_key, public_key_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let pk = public_key_in(public_key, public_key_len)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(pk.to_b64url().as_bytes(), out, out_len)
     })
 }
@@ -217,20 +189,17 @@ pub unsafe extern "C" fn concordia_public_key_to_b64url(
 /// `text.ptr` must be valid for `text.len` bytes of reads; `out` for `out_cap` bytes of
 /// writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_public_key_from_b64(
+pub extern "C" fn concordia_public_key_from_b64(
     text: concordia_str,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let text = unsafe { text.text() }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let text = text.text()?;
+        let out = bytes_out(out, out_cap)?;
         let pk = PublicKey::from_b64(text)?;
         copy_out(pk.as_bytes(), out, out_len)
     })

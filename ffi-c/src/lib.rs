@@ -17,8 +17,10 @@
 //!   objects, each with its `_free`.
 //! * The core error behind a failure is kept per thread: `concordia_last_error_offset`
 //!   (byte offset of malformed JSON), `concordia_last_error_message` (the detail).
+//! * Every C pointer becomes a Rust reference in `boundary` and nowhere else: the exports
+//!   are `extern "C" fn`s with no `unsafe` of their own (ffi-c/README.md, "Safety").
 #![warn(missing_docs)]
-#![deny(clippy::undocumented_unsafe_blocks)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::multiple_unsafe_ops_per_block)]
 #![allow(non_camel_case_types)]
 
 mod aip;
@@ -88,12 +90,10 @@ pub extern "C" fn concordia_version_number() -> u32 {
 /// # Safety
 /// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_version(out: *mut u8, out_cap: usize, out_len: *mut usize) -> concordia_result {
+pub extern "C" fn concordia_version(out: *mut u8, out_cap: usize, out_len: *mut usize) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out_len = out_ref(out_len)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(env!("CARGO_PKG_VERSION").as_bytes(), out, out_len)
     })
 }
@@ -111,18 +111,16 @@ fn code_arg(code: u32) -> Result<concordia_result, Fail> {
 /// # Safety
 /// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_result_message(
+pub extern "C" fn concordia_result_message(
     code: u32,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard_quiet(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(code_arg(code)?.message().as_bytes(), out, out_len)
     })
 }
@@ -138,18 +136,16 @@ pub unsafe extern "C" fn concordia_result_message(
 /// # Safety
 /// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_result_class(
+pub extern "C" fn concordia_result_class(
     code: u32,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard_quiet(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(code_arg(code)?.class().as_bytes(), out, out_len)
     })
 }
@@ -169,10 +165,9 @@ pub unsafe extern "C" fn concordia_result_class(
 /// # Safety
 /// `offset` must be valid for one `size_t` write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_last_error_offset(offset: *mut usize) -> concordia_result {
+pub extern "C" fn concordia_last_error_offset(offset: *mut usize) -> concordia_result {
     guard_quiet(|| {
-        // SAFETY: caller contract above.
-        let offset = unsafe { out_ref(offset) }?;
+        let offset = out_ref(offset)?;
         *offset = 0;
         let at = last_error().and_then(|e| e.offset()).ok_or(Fail::Code(concordia_result::CONCORDIA_NOT_AVAILABLE))?;
         *offset = at;
@@ -190,18 +185,12 @@ pub unsafe extern "C" fn concordia_last_error_offset(offset: *mut usize) -> conc
 /// # Safety
 /// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_last_error_message(
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-) -> concordia_result {
+pub extern "C" fn concordia_last_error_message(out: *mut u8, out_cap: usize, out_len: *mut usize) -> concordia_result {
     let last = last_error();
     guard_quiet(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out = bytes_out(out, out_cap)?;
         let e = last.ok_or(Fail::Code(concordia_result::CONCORDIA_NOT_AVAILABLE))?;
         copy_out(e.to_string().as_bytes(), out, out_len)
     })
@@ -218,29 +207,6 @@ pub struct concordia_str {
     pub ptr: *const u8,
     /// Length in bytes.
     pub len: usize,
-}
-
-impl concordia_str {
-    /// Required text.
-    ///
-    /// # Safety
-    /// `ptr` must be valid for `len` bytes of reads for `'a`.
-    pub(crate) unsafe fn text<'a>(self) -> Result<&'a str, Fail> {
-        // SAFETY: forwarded contract.
-        unsafe { boundary::str_in(self.ptr, self.len) }
-    }
-
-    /// Optional text: `None` when `ptr` is NULL.
-    ///
-    /// # Safety
-    /// As [`Self::text`].
-    pub(crate) unsafe fn opt_text<'a>(self) -> Result<Option<&'a str>, Fail> {
-        if self.ptr.is_null() {
-            return Ok(None);
-        }
-        // SAFETY: forwarded contract.
-        unsafe { self.text() }.map(Some)
-    }
 }
 
 #[cfg(test)]

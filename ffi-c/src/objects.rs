@@ -5,7 +5,8 @@ use concordia_core::jcs;
 use concordia_core::message::{self, Envelope, Party};
 
 use crate::boundary::{
-    bytes_in, bytes_out, copy_out, guard, nodes_for, out_ref, parse, store_len, write_sized, Fail, NULL,
+    bytes_in, bytes_out, copy_out, guard, in_ref, nodes_for, out_ref, parse, slice_in, store_len, write_sized, Fail,
+    NULL,
 };
 use crate::keys::{keypair_ref, public_key_in};
 use crate::{concordia_keypair, concordia_result, concordia_str};
@@ -21,7 +22,7 @@ use crate::{concordia_keypair, concordia_result, concordia_str};
 /// `json` must be valid for `json_len` bytes of reads; `out` for `out_cap` bytes of
 /// writes (not overlapping `json`); `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_canonicalize(
+pub extern "C" fn concordia_canonicalize(
     json: *const u8,
     json_len: usize,
     out: *mut u8,
@@ -29,13 +30,10 @@ pub unsafe extern "C" fn concordia_canonicalize(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let input = bytes_in(json, json_len)?;
+        let out = bytes_out(out, out_cap)?;
         let mut nodes = nodes_for(input);
         let doc = parse(input, &mut nodes)?;
         store_len(jcs::write_to_slice(doc.root(), out), out_len)
@@ -49,7 +47,7 @@ pub unsafe extern "C" fn concordia_canonicalize(
 /// # Safety
 /// As concordia_canonicalize.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_hash(
+pub extern "C" fn concordia_hash(
     json: *const u8,
     json_len: usize,
     out: *mut u8,
@@ -57,13 +55,10 @@ pub unsafe extern "C" fn concordia_hash(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let input = bytes_in(json, json_len)?;
+        let out = bytes_out(out, out_cap)?;
         let mut nodes = nodes_for(input);
         let doc = parse(input, &mut nodes)?;
         copy_out(digest::sha256_jcs(doc.root()).to_prefixed().as_bytes(), out, out_len)
@@ -79,7 +74,7 @@ pub unsafe extern "C" fn concordia_hash(
 /// # Safety
 /// `kp` must be a live key pair; otherwise as concordia_canonicalize.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_sign_object(
+pub extern "C" fn concordia_sign_object(
     kp: *const concordia_keypair,
     json: *const u8,
     json_len: usize,
@@ -88,15 +83,11 @@ pub unsafe extern "C" fn concordia_sign_object(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { keypair_ref(kp) }?;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = keypair_ref(kp)?;
+        let input = bytes_in(json, json_len)?;
+        let out = bytes_out(out, out_cap)?;
         let mut nodes = nodes_for(input);
         let doc = parse(input, &mut nodes)?;
         write_sized(out, out_len, |buf| message::sign_object(doc.root(), kp, buf))
@@ -113,17 +104,15 @@ pub unsafe extern "C" fn concordia_sign_object(
 /// # Safety
 /// `json` must be valid for `json_len` bytes of reads; `public_key` for `public_key_len`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_verify_object(
+pub extern "C" fn concordia_verify_object(
     json: *const u8,
     json_len: usize,
     public_key: *const u8,
     public_key_len: usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let pk = unsafe { public_key_in(public_key, public_key_len) }?;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(json, json_len) }?;
+        let pk = public_key_in(public_key, public_key_len)?;
+        let input = bytes_in(json, json_len)?;
         let mut nodes = nodes_for(input);
         let doc = parse(input, &mut nodes)?;
         message::verify_signed_object(doc.root(), &pk)?;
@@ -188,7 +177,7 @@ pub struct concordia_envelope {
 /// their lengths and whose `to` holds `to_count` parties; `out` valid for `out_cap` bytes
 /// of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_envelope_sign(
+pub extern "C" fn concordia_envelope_sign(
     kp: *const concordia_keypair,
     env: *const concordia_envelope,
     out: *mut u8,
@@ -196,56 +185,36 @@ pub unsafe extern "C" fn concordia_envelope_sign(
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let kp = unsafe { keypair_ref(kp) }?;
-        // SAFETY: caller contract above: a non-NULL `env` is a valid envelope.
-        let env = unsafe { env.as_ref() }.ok_or(NULL)?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let kp = keypair_ref(kp)?;
+        let env = in_ref(env)?;
+        let out = bytes_out(out, out_cap)?;
         let party = |p: &concordia_party| -> Result<Party<'_>, Fail> {
-            // SAFETY: caller contract above.
-            let agent_id = unsafe { p.agent_id.text() }?;
-            // SAFETY: caller contract above.
-            let principal_id = unsafe { p.principal_id.opt_text() }?;
+            let agent_id = p.agent_id.text()?;
+            let principal_id = p.principal_id.opt_text()?;
             Ok(Party { agent_id, principal_id })
         };
-        if env.to.is_null() && env.to_count != 0 {
-            return Err(NULL);
-        }
-        let to_raw: &[concordia_party] = if env.to_count == 0 {
-            &[]
-        } else {
-            // SAFETY: non-NULL (checked) and valid for `to_count` parties (contract).
-            unsafe { std::slice::from_raw_parts(env.to, env.to_count) }
-        };
+        let to_raw = slice_in(env.to, env.to_count)?;
         let to = to_raw.iter().map(&party).collect::<Result<Vec<_>, _>>()?;
-        // SAFETY: caller contract above.
-        let body = unsafe { bytes_in(env.body_json.ptr, env.body_json.len) }?;
+        let body = bytes_in(env.body_json.ptr, env.body_json.len)?;
         if env.body_json.ptr.is_null() {
             return Err(NULL);
         }
         let mut nodes = nodes_for(body);
         let body = parse(body, &mut nodes)?;
-        // SAFETY: caller contract above (each text is valid for its length).
         let (message_type, id, session_id, timestamp) =
-            unsafe { (env.message_type.text()?, env.id.text()?, env.session_id.text()?, env.timestamp.text()?) };
+            (env.message_type.text()?, env.id.text()?, env.session_id.text()?, env.timestamp.text()?);
         let mut e = Envelope::new(message_type, id, session_id, timestamp, party(&env.from)?, body.root());
-        // SAFETY: caller contract above.
-        if let Some(v) = unsafe { env.concordia.opt_text() }? {
+        if let Some(v) = env.concordia.opt_text()? {
             e.concordia = v;
         }
         e.to = &to;
-        // SAFETY: caller contract above.
-        if let Some(h) = unsafe { env.prev_hash.opt_text() }? {
+        if let Some(h) = env.prev_hash.opt_text()? {
             e.prev_hash = Digest::parse_prefixed(h)?;
         }
-        // SAFETY: caller contract above.
-        e.in_reply_to = unsafe { env.in_reply_to.opt_text() }?;
-        // SAFETY: caller contract above.
-        e.reasoning = unsafe { env.reasoning.opt_text() }?;
+        e.in_reply_to = env.in_reply_to.opt_text()?;
+        e.reasoning = env.reasoning.opt_text()?;
         e.ttl = (env.has_ttl != 0).then_some(env.ttl);
         write_sized(out, out_len, |buf| e.write_signed(kp, buf))
     })

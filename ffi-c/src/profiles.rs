@@ -19,7 +19,7 @@ use crate::{concordia_result, concordia_str};
 /// `profile.ptr` must be valid for `profile.len` bytes; `input_json` for `input_len`;
 /// `context_json` for `context_len`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_verify_profile(
+pub extern "C" fn concordia_verify_profile(
     profile: concordia_str,
     input_json: *const u8,
     input_len: usize,
@@ -30,13 +30,10 @@ pub unsafe extern "C" fn concordia_verify_profile(
         if profile.ptr.is_null() || input_json.is_null() || context_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let name = unsafe { profile.text() }?;
+        let name = profile.text()?;
         let profile = Profile::from_name(name).ok_or(Fail::Code(concordia_result::CONCORDIA_UNKNOWN_PROFILE))?;
-        // SAFETY: caller contract above.
-        let input = unsafe { bytes_in(input_json, input_len) }?;
-        // SAFETY: caller contract above.
-        let context = unsafe { bytes_in(context_json, context_len) }?;
+        let input = bytes_in(input_json, input_len)?;
+        let context = bytes_in(context_json, context_len)?;
         let (mut input_nodes, mut context_nodes) = (nodes_for(input), nodes_for(context));
         let input = parse(input, &mut input_nodes)?;
         let context = parse(context, &mut context_nodes)?;
@@ -53,18 +50,16 @@ pub unsafe extern "C" fn concordia_verify_profile(
 /// # Safety
 /// `out` must be valid for `out_cap` bytes of writes; `out_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_profile_name(
+pub extern "C" fn concordia_profile_name(
     index: usize,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let out = bytes_out(out, out_cap)?;
         let p = Profile::ALL
             .get(index)
             .ok_or(Fail::Core(concordia_core::Error::InvalidArgument("profile index out of range")))?;

@@ -92,7 +92,7 @@ pub enum concordia_result {
     /// id the window has already seen (a duplicate delivery or a replay: acknowledge it, do
     /// not process it again). Not a core error: the host's verdict `Duplicate`.
     CONCORDIA_AIP_REPLAY = 408,
-    /// Limit: containers nested deeper than the maximum depth (128).
+    /// Limit: containers nested deeper than the maximum depth (`DEFAULT_MAX_DEPTH`).
     CONCORDIA_LIMIT_DEPTH = 500,
     /// Limit: more values than the node buffer holds.
     CONCORDIA_LIMIT_NODES = 501,

@@ -5,7 +5,10 @@ use concordia_core::time::Timestamp;
 use concordia_core::Error;
 use concordia_host::session::SessionNodes;
 
-use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, Fail, FfiResult, NULL};
+use crate::boundary::{
+    bytes_in, bytes_out, copy_out, guard, handle_free, handle_mut, handle_new, handle_ref, opt_in, opt_out, out_ref,
+    Fail, FfiResult, NULL,
+};
 use crate::keys::public_key_in;
 use crate::{concordia_result, concordia_str};
 
@@ -68,11 +71,11 @@ pub enum concordia_role {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct concordia_timing {
-    /// Maximum duration of the session (default 86400).
+    /// Maximum duration of the session (default: the core's `Timing::default()`).
     pub session_ttl: u32,
-    /// Maximum time to answer an offer (default 3600).
+    /// Maximum time to answer an offer (default: the core's `Timing::default()`).
     pub offer_ttl: u32,
-    /// Maximum number of offers and counters (default 20).
+    /// Maximum number of offers and counters (default: the core's `Timing::default()`).
     pub max_rounds: u32,
 }
 
@@ -95,29 +98,24 @@ fn state_code(s: State) -> concordia_state {
     }
 }
 
-/// # Safety
-/// A non-NULL `s` must be a live session, not used elsewhere during the call.
-pub(crate) unsafe fn session_mut<'a>(s: *mut concordia_session) -> FfiResult<&'a mut concordia_session> {
-    // SAFETY: by this function's contract.
-    unsafe { s.as_mut() }.ok_or(NULL)
+/// A caller's session handle, to change.
+pub(crate) fn session_mut<'a>(s: *mut concordia_session) -> FfiResult<&'a mut concordia_session> {
+    handle_mut(s)
 }
 
-/// # Safety
-/// A non-NULL `s` must be a live session.
-pub(crate) unsafe fn session_ref<'a>(s: *const concordia_session) -> FfiResult<&'a concordia_session> {
-    // SAFETY: by this function's contract.
-    unsafe { s.as_ref() }.ok_or(NULL)
+/// A caller's session handle, to read.
+pub(crate) fn session_ref<'a>(s: *const concordia_session) -> FfiResult<&'a concordia_session> {
+    handle_ref(s)
 }
 
-/// Writes the default timing (86400, 3600, 20) into `*out`.
+/// Writes the default timing (the core's `Timing::default()`, docs/limits.md) into `*out`.
 ///
 /// # Safety
 /// `out` must be valid for one `concordia_timing` write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_timing_default(out: *mut concordia_timing) -> concordia_result {
+pub extern "C" fn concordia_timing_default(out: *mut concordia_timing) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         let t = Timing::default();
         *out = concordia_timing { session_ttl: t.session_ttl, offer_ttl: t.offer_ttl, max_rounds: t.max_rounds };
         Ok(())
@@ -134,28 +132,25 @@ pub unsafe extern "C" fn concordia_timing_default(out: *mut concordia_timing) ->
 /// `id.ptr` must be valid for `id.len` bytes; `timing` NULL or valid for reads; `out`
 /// valid for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_session_new(
+pub extern "C" fn concordia_session_new(
     id: concordia_str,
     created_at: i64,
     timing: *const concordia_timing,
     out: *mut *mut concordia_session,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         if id.ptr.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let id = unsafe { id.text() }?;
-        // SAFETY: caller contract above: `timing` is NULL or valid.
-        let timing = match unsafe { timing.as_ref() } {
+        let id = id.text()?;
+        let timing = match opt_in(timing) {
             Some(t) => Timing { session_ttl: t.session_ttl, offer_ttl: t.offer_ttl, max_rounds: t.max_rounds },
             None => Timing::default(),
         };
         let session = CoreSession::new(id, timing, Timestamp::from_unix(created_at))?;
-        *out = Box::into_raw(Box::new(concordia_session { session, nodes: SessionNodes::default() }));
+        handle_new(concordia_session { session, nodes: SessionNodes::default() }, out);
         Ok(())
     })
 }
@@ -172,7 +167,7 @@ pub unsafe extern "C" fn concordia_session_new(
 /// `s` must be a live session; `agent_id.ptr` valid for `agent_id.len` bytes; a non-NULL
 /// `public_key` valid for `public_key_len` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_session_add_party(
+pub extern "C" fn concordia_session_add_party(
     s: *mut concordia_session,
     agent_id: concordia_str,
     role: u32,
@@ -180,21 +175,14 @@ pub unsafe extern "C" fn concordia_session_add_party(
     public_key_len: usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let s = unsafe { session_mut(s) }?;
+        let s = session_mut(s)?;
         if agent_id.ptr.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let agent_id = unsafe { agent_id.text() }?;
+        let agent_id = agent_id.text()?;
         let role = usize::try_from(role).ok().and_then(|r| Role::ALL.get(r).copied());
         let role = role.ok_or(Fail::Core(Error::InvalidArgument("unknown role")))?;
-        let key = if public_key.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract above.
-            Some(unsafe { public_key_in(public_key, public_key_len) }?)
-        };
+        let key = if public_key.is_null() { None } else { Some(public_key_in(public_key, public_key_len)?) };
         s.session.add_party(agent_id, role, key)?;
         Ok(())
     })
@@ -219,7 +207,7 @@ pub unsafe extern "C" fn concordia_session_add_party(
 /// `s` must be a live session; `message` valid for `message_len` bytes; `keys_json` for
 /// `keys_len` bytes; `state` NULL or valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_session_apply(
+pub extern "C" fn concordia_session_apply(
     s: *mut concordia_session,
     message: *const u8,
     message_len: usize,
@@ -229,19 +217,15 @@ pub unsafe extern "C" fn concordia_session_apply(
     state: *mut concordia_state,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let s = unsafe { session_mut(s) }?;
+        let s = session_mut(s)?;
         if message.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let message = unsafe { bytes_in(message, message_len) }?;
-        // SAFETY: caller contract above.
-        let keys = unsafe { bytes_in(keys_json, keys_len) }?;
+        let message = bytes_in(message, message_len)?;
+        let keys = bytes_in(keys_json, keys_len)?;
         let keys = (!keys_json.is_null()).then_some(keys);
         let next = s.nodes.apply_text(&mut s.session, message, keys, Timestamp::from_unix(now))?;
-        // SAFETY: caller contract above: `state` is NULL or valid for one write.
-        if let Some(st) = unsafe { state.as_mut() } {
+        if let Some(st) = opt_out(state) {
             *st = state_code(next);
         }
         Ok(())
@@ -253,15 +237,13 @@ pub unsafe extern "C" fn concordia_session_apply(
 /// # Safety
 /// `s` must be a live session; `state` valid for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_session_state(
+pub extern "C" fn concordia_session_state(
     s: *const concordia_session,
     state: *mut concordia_state,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let st = unsafe { out_ref(state) }?;
-        // SAFETY: caller contract above.
-        let s = unsafe { session_ref(s) }?;
+        let st = out_ref(state)?;
+        let s = session_ref(s)?;
         *st = state_code(s.session.state());
         Ok(())
     })
@@ -273,20 +255,17 @@ pub unsafe extern "C" fn concordia_session_state(
 /// # Safety
 /// `s` must be a live session; non-NULL outputs valid for one write each.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_session_counts(
+pub extern "C" fn concordia_session_counts(
     s: *const concordia_session,
     rounds: *mut u32,
     messages: *mut u64,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let s = unsafe { session_ref(s) }?;
-        // SAFETY: caller contract above: NULL or valid.
-        if let Some(r) = unsafe { rounds.as_mut() } {
+        let s = session_ref(s)?;
+        if let Some(r) = opt_out(rounds) {
             *r = s.session.round_count();
         }
-        // SAFETY: caller contract above: NULL or valid.
-        if let Some(m) = unsafe { messages.as_mut() } {
+        if let Some(m) = opt_out(messages) {
             *m = s.session.message_count();
         }
         Ok(())
@@ -300,20 +279,17 @@ pub unsafe extern "C" fn concordia_session_counts(
 /// # Safety
 /// `s` must be a live session; `out` valid for `out_cap` bytes; `out_len` for one write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_session_tip(
+pub extern "C" fn concordia_session_tip(
     s: *const concordia_session,
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out_len = unsafe { out_ref(out_len) }?;
+        let out_len = out_ref(out_len)?;
         *out_len = 0;
-        // SAFETY: caller contract above.
-        let s = unsafe { session_ref(s) }?;
-        // SAFETY: caller contract above.
-        let out = unsafe { bytes_out(out, out_cap) }?;
+        let s = session_ref(s)?;
+        let out = bytes_out(out, out_cap)?;
         copy_out(s.session.tip().to_prefixed().as_bytes(), out, out_len)
     })
 }
@@ -323,13 +299,6 @@ pub unsafe extern "C" fn concordia_session_tip(
 /// # Safety
 /// `s` must be NULL or a session from this library that has not been freed.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_session_free(s: *mut concordia_session) {
-    if s.is_null() {
-        return;
-    }
-    let _ = guard_quiet(|| {
-        // SAFETY: `s` came from Box::into_raw in this library and is freed once (contract).
-        drop(unsafe { Box::from_raw(s) });
-        Ok(())
-    });
+pub extern "C" fn concordia_session_free(s: *mut concordia_session) {
+    handle_free(s);
 }

@@ -6,7 +6,9 @@ use concordia_core::message::TranscriptVerifier;
 use concordia_core::Error;
 use concordia_host::{verify_transcript_reader, KeyMap as HostKeyMap, Nodes, TranscriptFailure, TranscriptFormat};
 
-use crate::boundary::{bytes_in, bytes_out, copy_out, guard, guard_quiet, out_ref, parse, Fail, FfiResult, NULL};
+use crate::boundary::{
+    bytes_in, bytes_out, copy_out, guard, handle_free, handle_mut, handle_new, out_ref, parse, Fail, FfiResult, NULL,
+};
 use crate::{concordia_result, CONCORDIA_DIGEST_TEXT_LEN};
 
 /// A transcript verifier (opaque): checks a hash-chained transcript one message at a time
@@ -23,13 +25,6 @@ pub struct concordia_transcript_verifier {
     finished: bool,
 }
 
-/// # Safety
-/// A non-NULL `v` must be a live verifier, not used elsewhere during the call.
-unsafe fn verifier_mut<'a>(v: *mut concordia_transcript_verifier) -> FfiResult<&'a mut concordia_transcript_verifier> {
-    // SAFETY: by this function's contract.
-    unsafe { v.as_mut() }.ok_or(NULL)
-}
-
 /// Creates a verifier for one transcript. `keys_json` is a JSON object mapping each
 /// `agent_id` to its base64url Ed25519 public key (the `keys.json` of `concordia demo`);
 /// it is copied. The new object is stored in `*out` (NULL on failure) and is released with
@@ -40,20 +35,18 @@ unsafe fn verifier_mut<'a>(v: *mut concordia_transcript_verifier) -> FfiResult<&
 /// # Safety
 /// `keys_json` must be valid for `keys_len` bytes of reads; `out` for one pointer write.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_transcript_verifier_new(
+pub extern "C" fn concordia_transcript_verifier_new(
     keys_json: *const u8,
     keys_len: usize,
     out: *mut *mut concordia_transcript_verifier,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let out = unsafe { out_ref(out) }?;
+        let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         if keys_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let keys = unsafe { bytes_in(keys_json, keys_len) }?;
+        let keys = bytes_in(keys_json, keys_len)?;
         // Parsed once: every push looks keys up in the map.
         let keys = HostKeyMap::from_json(keys)?;
         let v = concordia_transcript_verifier {
@@ -62,7 +55,7 @@ pub unsafe extern "C" fn concordia_transcript_verifier_new(
             verifier: TranscriptVerifier::new(),
             finished: false,
         };
-        *out = Box::into_raw(Box::new(v));
+        handle_new(v, out);
         Ok(())
     })
 }
@@ -78,19 +71,17 @@ pub unsafe extern "C" fn concordia_transcript_verifier_new(
 /// # Safety
 /// `v` must be a live verifier; `message` valid for `message_len` bytes of reads.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_transcript_verifier_push(
+pub extern "C" fn concordia_transcript_verifier_push(
     v: *mut concordia_transcript_verifier,
     message: *const u8,
     message_len: usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let v = unsafe { verifier_mut(v) }?;
+        let v = handle_mut(v)?;
         if message.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let message = unsafe { bytes_in(message, message_len) }?;
+        let message = bytes_in(message, message_len)?;
         if v.finished {
             return Err(Fail::Code(concordia_result::CONCORDIA_INVALID_STATE));
         }
@@ -109,7 +100,7 @@ pub unsafe extern "C" fn concordia_transcript_verifier_push(
 /// `v` must be a live verifier; `count` valid for one `uint64_t` write; `head` for
 /// `head_cap` bytes of writes; `head_len` for one `size_t`.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_transcript_verifier_finish(
+pub extern "C" fn concordia_transcript_verifier_finish(
     v: *mut concordia_transcript_verifier,
     count: *mut u64,
     head: *mut u8,
@@ -117,15 +108,11 @@ pub unsafe extern "C" fn concordia_transcript_verifier_finish(
     head_len: *mut usize,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let head_len = unsafe { out_ref(head_len) }?;
+        let head_len = out_ref(head_len)?;
         *head_len = 0;
-        // SAFETY: caller contract above.
-        let count = unsafe { out_ref(count) }?;
-        // SAFETY: caller contract above.
-        let v = unsafe { verifier_mut(v) }?;
-        // SAFETY: caller contract above.
-        let head = unsafe { bytes_out(head, head_cap) }?;
+        let count = out_ref(count)?;
+        let v = handle_mut(v)?;
+        let head = bytes_out(head, head_cap)?;
         v.finished = true;
         *count = v.verifier.count();
         copy_out(v.verifier.head().to_prefixed().as_bytes(), head, head_len)
@@ -137,15 +124,8 @@ pub unsafe extern "C" fn concordia_transcript_verifier_finish(
 /// # Safety
 /// `v` must be NULL or a verifier from this library that has not been freed.
 #[no_mangle]
-pub unsafe extern "C" fn concordia_transcript_verifier_free(v: *mut concordia_transcript_verifier) {
-    if v.is_null() {
-        return;
-    }
-    let _ = guard_quiet(|| {
-        // SAFETY: `v` came from Box::into_raw in this library and is freed once (contract).
-        drop(unsafe { Box::from_raw(v) });
-        Ok(())
-    });
+pub extern "C" fn concordia_transcript_verifier_free(v: *mut concordia_transcript_verifier) {
+    handle_free(v);
 }
 
 /// How a transcript file is laid out, for concordia_verify_transcript_file.
@@ -201,7 +181,7 @@ fn open_path(path: &[u8]) -> FfiResult<std::fs::File> {
 /// bytes of writes; `head_len` for one `size_t`.
 #[allow(clippy::too_many_arguments)]
 #[no_mangle]
-pub unsafe extern "C" fn concordia_verify_transcript_file(
+pub extern "C" fn concordia_verify_transcript_file(
     path: *const u8,
     path_len: usize,
     keys_json: *const u8,
@@ -215,24 +195,18 @@ pub unsafe extern "C" fn concordia_verify_transcript_file(
     out_failed_index: *mut u64,
 ) -> concordia_result {
     guard(|| {
-        // SAFETY: caller contract above.
-        let head_len = unsafe { out_ref(head_len) }?;
+        let head_len = out_ref(head_len)?;
         *head_len = 0;
-        // SAFETY: caller contract above.
-        let out_count = unsafe { out_ref(out_count) }?;
+        let out_count = out_ref(out_count)?;
         *out_count = 0;
-        // SAFETY: caller contract above.
-        let out_failed_index = unsafe { out_ref(out_failed_index) }?;
+        let out_failed_index = out_ref(out_failed_index)?;
         *out_failed_index = u64::MAX;
-        // SAFETY: caller contract above.
-        let head = unsafe { bytes_out(head, head_cap) }?;
+        let head = bytes_out(head, head_cap)?;
         if path.is_null() || keys_json.is_null() {
             return Err(NULL);
         }
-        // SAFETY: caller contract above.
-        let path = unsafe { bytes_in(path, path_len) }?;
-        // SAFETY: caller contract above.
-        let keys = unsafe { bytes_in(keys_json, keys_len) }?;
+        let path = bytes_in(path, path_len)?;
+        let keys = bytes_in(keys_json, keys_len)?;
         let format = match format {
             0 => TranscriptFormat::Array,
             1 => TranscriptFormat::Lines,

@@ -100,7 +100,7 @@ pub enum AipRouteMode {
     Relay,
 }
 
-/// Where to deliver, as decided by [`aip_select_route`].
+/// Where to deliver, as decided by `aip_select_route`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum AipRoute {
     /// POST to `endpoint`.
@@ -180,7 +180,7 @@ pub fn aip_select_route(did_document_json: String, endpoint_reachable: bool) -> 
 pub struct AipKeyPair {
     ed: CoreKeyPair,
     x: X25519SecretKey,
-    /// The agent's own `did:aip`, when known: [`aip_open`] checks that an envelope is
+    /// The agent's own `did:aip`, when known: `aip_open` checks that an envelope is
     /// addressed to it, as `concordia aip open` does with a key file's `did` (without it,
     /// `aip_open` needs `recipient_did`, or `any_recipient` to skip the check by name).
     did: Option<String>,
@@ -221,7 +221,7 @@ impl AipKeyPair {
     }
 
     /// The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
-    /// `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+    /// `x25519_secret_hex` and, when present, the agent's `did`, which `aip_open` then
     /// checks envelopes against).
     #[uniffi::constructor]
     pub fn from_key_file(key_file_json: String) -> Result<Arc<Self>, AipError> {
@@ -241,7 +241,7 @@ impl AipKeyPair {
         Ok(Arc::new(AipKeyPair { ed: kf.ed, x, did: kf.did }))
     }
 
-    /// The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+    /// The same keys for the agent `did` (a `did:aip`): `aip_open` then checks that an
     /// envelope is addressed to it.
     pub fn with_did(&self, did: String) -> Result<Arc<Self>, AipError> {
         did::parse_did(&did)?;
@@ -300,7 +300,7 @@ impl AipKeyPair {
     }
 
     /// This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
-    /// subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+    /// subset `aip_parse_did_document` reads, the Ed25519 key as `<did>#key-1` and the
     /// X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
     pub fn did_document(&self, did: String, route_mode: AipRouteMode, endpoint: String) -> Result<String, AipError> {
         let subject = did::parse_did(&did)?;
@@ -322,8 +322,8 @@ impl AipKeyPair {
         concordia_core::did_key::encode(&self.ed.public_key()).as_str().to_string()
     }
 
-    /// The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
-    /// [`aip_vc_issue`]).
+    /// The Ed25519 half as a `KeyPair` (to sign objects, or to issue credentials with
+    /// `aip_vc_issue`).
     pub fn signing_key(&self) -> Arc<KeyPair> {
         Arc::new(KeyPair(self.ed.clone()))
     }
@@ -367,7 +367,7 @@ impl From<&Header<'_>> for AipHeader {
 /// The header fields a sender chooses; `to` is the recipient document's `id`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct AipSealHeader {
-    /// `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+    /// `id`: a lowercase UUID v4, unique per message (`aip_new_message_id` makes one).
     pub id: String,
     /// `from`: the sender's `did:aip` (its DID Document lists the sender key's Ed25519
     /// public key).
@@ -383,7 +383,7 @@ pub struct AipSealHeader {
 pub struct AipOpened {
     /// The verified header.
     pub header: AipHeader,
-    /// The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+    /// The body as sealed (canonical JSON when sealed by `aip_seal`).
     pub body_json: String,
 }
 
@@ -464,12 +464,13 @@ pub fn aip_verify_envelope(sender_did_document_json: String, envelope_json: Stri
 
 /// Opens an envelope as its recipient: every check of the one composition
 /// (`concordia_host::aip::open_envelope`, as `concordia aip open`), in its order: the
-/// signature under the sender's DID Document (as [`aip_verify_envelope`]), the addressee
+/// signature under the sender's DID Document (as `aip_verify_envelope`), the addressee
 /// (`to` must be `recipient_did`, else `recipient`'s own DID from a key file's `did` or
-/// [`AipKeyPair::with_did`]; without either, `Input`, unless `any_recipient` skips the
+/// `AipKeyPair::with_did`; without either, `Input`, unless `any_recipient` skips the
 /// check by name), the body opens with `recipient`'s X25519 key; then freshness at `now`
 /// (default: the operating system's clock; `skip_freshness` skips it by name):
-/// `created_at` at most 300 s ahead and 600 s old (`Temporal`); with a `window`, its
+/// `created_at` at most `MAX_FUTURE_SKEW` ahead and `WINDOW` old (`Temporal`; the core's
+/// constants, docs/limits.md); with a `window`, its
 /// replay check instead: an id it has seen is `Replay` (the window remembers only
 /// envelopes that passed every other check).
 #[uniffi::export(default(now = None, window = None, recipient_did = None, any_recipient = false, skip_freshness = false))]
@@ -506,8 +507,9 @@ pub fn aip_open(
 
 // --------------------------------------------------------------------------- replay window
 
-/// The fixed capacity of an [`AipReplayWindow`]: the most ids it remembers at once (ids
-/// are kept for 600 s, so capacity / 600 is the sustained message rate it accepts).
+/// The fixed capacity of an `AipReplayWindow`: the most ids it remembers at once (ids
+/// are kept for `WINDOW` seconds, so capacity / `WINDOW` is the sustained message rate it
+/// accepts; docs/limits.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum AipReplayCapacity {
     /// 1,024 ids (48 KiB).
@@ -549,12 +551,13 @@ impl AipReplayCapacity {
 /// through the caller's stack, which is small on foreign threads: 512 KiB on iOS).
 type Window = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
 
-/// A replay window for at-least-once relay delivery: remembers message ids for 600 s and
-/// rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+/// A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
+/// and rejects `created_at` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
+/// `WINDOW` (the core's constants, docs/limits.md). Thread-safe;
 /// a failed check leaves it unchanged, its clock included (only an accepted check moves
-/// the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
-/// [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
-/// (see [`AipReplayWindow::cold_start`]).
+/// the clock to `now`). Survives restarts through `AipReplayWindow::snapshot` and
+/// `AipReplayWindow::restore`; a snapshot that is missing or refused means a cold start
+/// (see `AipReplayWindow::cold_start`).
 #[derive(uniffi::Object)]
 pub struct AipReplayWindow {
     inner: Mutex<Window>,
@@ -587,7 +590,7 @@ impl AipReplayWindow {
     /// Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
     /// sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
     /// against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
-    /// sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+    /// sender), or `Temporal` (outside `[now - WINDOW, now + MAX_FUTURE_SKEW]`, or not after a
     /// cold-start guard) / `Limit` (every slot holds a message still inside the window)
     /// errors. A `now` earlier than one already seen counts as the latest seen.
     pub fn check(&self, from: String, id: String, created_at: String, now: SystemTime) -> Result<AipVerdict, AipError> {
@@ -628,9 +631,9 @@ impl AipReplayWindow {
     }
 
     /// The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
-    /// one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+    /// one generation more), for `restore` after a restart.
     /// Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
-    /// tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
+    /// tampering: see `snapshot_sealed`.
     pub fn snapshot(&self) -> Result<Vec<u8>, AipError> {
         Ok(concordia_host::replay::snapshot(&mut *self.lock())?)
     }
@@ -647,14 +650,14 @@ impl AipReplayWindow {
     /// corrupt, of another version (version 1 included) or with more messages than the
     /// capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
     /// the window is then emptied and cold-started at `now` (see
-    /// [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+    /// `cold_start`). A snapshot of a window that never
     /// accepted anything restores as a cold start at `now`.
     pub fn restore(&self, snapshot: Vec<u8>, now: SystemTime) -> Result<(), AipError> {
         let now = timestamp(now)?;
         Ok(self.lock().restore(&snapshot, now)?)
     }
 
-    /// As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+    /// As `restore`, checking the snapshot's HMAC-SHA256 under
     /// `mac_key` and `owner` and that its generation is at least `min_generation`: an
     /// edited snapshot, another key's or owner's, an unsealed one or an older generation
     /// (rollback) is `Binding`, fail closed.
@@ -672,8 +675,9 @@ impl AipReplayWindow {
     }
 
     /// Forgets every message and starts cold at `now` (call it when there is no snapshot
-    /// to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
-    /// until `now + 900 s`, since the lost window may have accepted them.
+    /// to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are refused
+    /// (`Temporal`) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md), since the lost
+    /// window may have accepted them.
     pub fn cold_start(&self, now: SystemTime) -> Result<(), AipError> {
         let now = timestamp(now)?;
         self.lock().cold_start(now);
@@ -706,7 +710,7 @@ pub struct AipVerifiedCredential {
 }
 
 /// Adds an `eddsa-jcs-2022` Data Integrity proof to `credential_json` (an object without
-/// `proof` whose `issuer` is `key_pair`'s `did:key`, see [`aip_did_key`]) and returns the
+/// `proof` whose `issuer` is `key_pair`'s `did:key`, see `aip_did_key`) and returns the
 /// secured credential as canonical JSON. `created` is an optional RFC 3339 time for the
 /// proof.
 #[uniffi::export(default(created = None))]

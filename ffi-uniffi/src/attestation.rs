@@ -62,7 +62,7 @@ pub struct AttestationParams {
     pub value_range: Option<String>,
 }
 
-/// A party's signing key for [`generate_attestation`].
+/// A party's signing key for `generate_attestation`.
 #[derive(Debug, Clone, uniffi::Record)]
 pub struct Signer {
     /// The party's `agent_id`.
@@ -124,7 +124,7 @@ pub enum SetBinding {
     LegacyUnbound,
 }
 
-/// What [`verify_attestation`] established.
+/// What `verify_attestation` established.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Record)]
 pub struct AttestationVerified {
     /// Party signatures that verified.

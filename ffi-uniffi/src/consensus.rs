@@ -179,13 +179,13 @@ fn summary(email: String, origin: Option<&str>, strict: bool) -> Result<Invitati
 
 /// Reads the `CONSENSUS INVITATION V1` block of a plain-text email and reports its checks
 /// against `origin` (`None`: `https://consensus.md`). Failed URL checks are reported in
-/// the summary, not as errors; use [`consensus_validate_invitation`] to require them.
+/// the summary, not as errors; use `consensus_validate_invitation` to require them.
 #[uniffi::export(default(origin = None))]
 pub fn consensus_parse_invitation(email: String, origin: Option<String>) -> Result<InvitationSummary, ConsensusError> {
     summary(email, origin.as_deref(), false)
 }
 
-/// As [`consensus_parse_invitation`], but fails with the first failed check
+/// As `consensus_parse_invitation`, but fails with the first failed check
 /// (`Binding` for scheme, origin and UUIDs, `Privacy` for a query string, `Input` for
 /// the fragment secret).
 #[uniffi::export(default(origin = None))]
@@ -326,7 +326,7 @@ pub enum ConsensusParticipantKind {
     Agent,
 }
 
-/// One roster entry of a [`ConsensusRoom`].
+/// One roster entry of a `ConsensusRoom`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct ConsensusParticipant {
     /// The participant id (1 to 64 bytes, no control characters, unique).
@@ -335,7 +335,7 @@ pub struct ConsensusParticipant {
     pub kind: ConsensusParticipantKind,
 }
 
-/// What [`ConsensusRoom::apply`] did, as the venue answers.
+/// What `ConsensusRoom::apply` did, as the venue answers.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct ConsensusApplied {
     /// 201 a new event, 200 an exact replay; on a refusal 400, 404 or 409.
@@ -393,7 +393,7 @@ impl ConsensusRoom {
         Ok(Arc::new(ConsensusRoom { inner: Mutex::new(room) }))
     }
 
-    /// Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+    /// Applies a command's wire body (see `consensus_build_command`) from `participant`
     /// at `now` with its `Idempotency-Key` (`None`: the command's derived key).
     pub fn apply(
         &self,

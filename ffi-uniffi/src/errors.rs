@@ -166,8 +166,8 @@ impl From<Error> for ConsensusError {
 }
 
 /// Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
-/// [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
-/// plus [`AipError::Randomness`] and [`AipError::Replay`].
+/// `ProtocolError`, the variants are the core's reason classes (those AIP can raise),
+/// plus `AipError::Randomness` and `AipError::Replay`.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Error)]
 #[uniffi(flat_error)]
 pub enum AipError {
@@ -189,8 +189,8 @@ pub enum AipError {
     /// An envelope's `from` is not the sender document's `id`; a credential's signer is not
     /// its issuer, its issuer not a trust anchor, or it is revoked.
     Binding(String),
-    /// A `created_at` outside the replay window (over 300 s ahead, over 600 s old, or not
-    /// after a cold start still in force); a credential not yet valid or expired.
+    /// A `created_at` outside the replay window (over `MAX_FUTURE_SKEW` ahead, over `WINDOW`
+    /// old, or not after a cold start still in force); a credential not yet valid or expired.
     Temporal(String),
     /// The operating system's random generator failed (key generation, sealing, message
     /// ids).

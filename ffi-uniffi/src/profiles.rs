@@ -7,7 +7,7 @@ use crate::errors::ProtocolError;
 use crate::util::parse;
 
 /// Checks the record `input_json` under the conformance profile named `profile` (e.g.
-/// `receipt-v1`, `message-chain-v1`; see [`profile_names`]) with `context_json`, the
+/// `receipt-v1`, `message-chain-v1`; see `profile_names`) with `context_json`, the
 /// vector's context object (keys, expected digests, `now`). Returns normally when the
 /// record is accepted; a rejection's variant is the contract's reason class.
 #[uniffi::export]

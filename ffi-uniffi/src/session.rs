@@ -153,7 +153,7 @@ impl Session {
 #[uniffi::export]
 impl Session {
     /// A session in PROPOSED with identifier `id` (at most 128 bytes), created at
-    /// `created_at`, with `timing` (`None`: 86400 s, 3600 s, 20 rounds).
+    /// `created_at`, with `timing` (`None`: the core's `Timing::default()`, docs/limits.md).
     #[uniffi::constructor(default(timing = None))]
     pub fn new(id: String, created_at: SystemTime, timing: Option<Timing>) -> Result<Arc<Self>, ProtocolError> {
         let timing = timing.map_or_else(CoreTiming::default, CoreTiming::from);

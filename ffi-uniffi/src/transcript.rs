@@ -92,7 +92,7 @@ pub fn verify_transcript(transcript_json: String, keys_json: String) -> Result<T
 /// `lines` JSON Lines, one message per line (blank lines skipped). An empty transcript
 /// verifies with a count of 0 and the genesis head.
 ///
-/// Errors as [`verify_transcript`]: a failing message's error names its index
+/// Errors as `verify_transcript`: a failing message's error names its index
 /// (`message 3: ...`), and a file malformed after it is still `Input` (the whole file's
 /// verdict); malformed JSON is `Input` with the byte offset in the file (and `line N:` for
 /// JSON Lines), a file that is not a transcript `Schema`, a file that cannot be opened or

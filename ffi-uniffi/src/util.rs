@@ -7,13 +7,13 @@ use concordia_core::time::Timestamp;
 use concordia_core::Error;
 use concordia_host::Nodes;
 
-/// Parses `input` under the one policy of every surface ([`concordia_host::options`]),
+/// Parses `input` under the one policy of every surface (`concordia_host::options`),
 /// into nodes sized to the text (the host layer's sizing; exhaustion is an error).
 pub(crate) fn parse<'a>(input: &'a [u8], nodes: &'a mut Nodes) -> Result<Doc<'a>, Error> {
     nodes.parse(input)
 }
 
-/// As [`parse`], with reader options (the Consensus venue's RFC 8785 reading).
+/// As `parse`, with reader options (the Consensus venue's RFC 8785 reading).
 pub(crate) fn parse_with<'a>(input: &'a [u8], nodes: &'a mut Nodes, options: &Options) -> Result<Doc<'a>, Error> {
     nodes.parse_with(input, options)
 }
@@ -36,7 +36,7 @@ pub(crate) fn utf8(bytes: Vec<u8>) -> String {
 }
 
 /// A foreign timestamp (Swift `Date`, Kotlin `Instant`, Python `datetime`) as a core
-/// [`Timestamp`].
+/// `Timestamp`.
 pub(crate) fn timestamp(t: SystemTime) -> Result<Timestamp, Error> {
     let out_of_range = Error::InvalidArgument("timestamp out of range");
     match t.duration_since(UNIX_EPOCH) {
@@ -57,7 +57,7 @@ pub(crate) fn timestamp(t: SystemTime) -> Result<Timestamp, Error> {
     }
 }
 
-/// A core [`Timestamp`] as a foreign timestamp.
+/// A core `Timestamp` as a foreign timestamp.
 pub(crate) fn system_time(t: Timestamp) -> SystemTime {
     let (secs, nanos) = (t.unix_seconds(), t.subsec_nanos());
     if secs >= 0 {

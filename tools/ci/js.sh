@@ -58,6 +58,15 @@ ensure_tools() {
     fi
 }
 
+# The published types (index.d.ts) against wasm-bindgen's own declarations
+# (bindings-js/wasm/concordia_wasm.d.ts) and the entry points, with the TypeScript compiler
+# API (tools/ci/js_types.mjs), and no Rust intra-doc link in the doc comments wasm-bindgen
+# copied there (tools/ci/doc_links.py). Needs the build and the npm devDependencies.
+types_check() {
+    step node tools/ci/js_types.mjs
+    step python3 tools/ci/doc_links.py bindings-js/wasm/concordia_wasm.d.ts
+}
+
 ensure_tools
 # The CLI is the other end of the interop tests (.ci/run has usually built it).
 step cargo build --locked --release -p concordia-cli
@@ -71,5 +80,6 @@ step bindings-js/build.sh
     CONCORDIA_CLI="$root/target/release/concordia" step node --test test/
     CONCORDIA_CLI="$root/target/release/concordia" CHROMIUM="$(command -v chromium)" step node --test browser-test/
 )
+types_check
 gzip -9 -c bindings-js/wasm/concordia_wasm_bg.wasm | wc -c | awk '{ print "==> concordia_wasm_bg.wasm gzipped: " $1 " bytes" }'
 echo "==> tools/ci/js.sh passed in $((SECONDS - started)) s"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI for the Python wheel `concordia-rs` (bindings-python/): build it with maturin, install
 # it into a fresh virtualenv with the reference SDK (concordia-protocol==0.10.0), check the
-# stubs, and run the tests: parity and interop with the SDK, the conformance suite through
-# verify_profile, and the SDK's own test suite with concordia_rs.accelerate() active.
+# stubs (stubtest, names both ways, mypy --strict, docstrings), and run the tests: parity
+# and interop with the SDK, the conformance suite through verify_profile, and the SDK's own
+# test suite with concordia_rs.accelerate() active.
 #
 #   tools/ci/python.sh
 #
@@ -30,8 +31,17 @@ venv="$root/.cache/concordia-rs-venv"
 step "$python" -m venv --clear "$venv"
 step "$venv/bin/python" -m pip install --quiet --requirement bindings-python/tests/requirements.txt "$wheel"
 
-# The stubs match the native module.
-(cd bindings-python && step "$venv/bin/python" -m mypy.stubtest concordia_rs._native concordia_rs.consensus concordia_rs.aip)
+# The stubs match the native module: stubtest checks the signatures of what they declare
+# (strict mypy settings; the allowlist, for what stubtest cannot see, is empty);
+# stub_names.py that no public name or class member is missing on either side (stubtest
+# looks only at `__all__` when a module has one); mypy --strict that the package's own
+# Python code agrees with the stubs; doc_links.py that no Rust intra-doc link reached a
+# docstring (help()).
+(cd bindings-python && step "$venv/bin/python" -m mypy.stubtest --mypy-config-file tests/mypy.ini \
+    --allowlist tests/stubtest-allowlist.txt concordia_rs._native concordia_rs.consensus concordia_rs.aip)
+(cd bindings-python && step "$venv/bin/python" "$root/tools/ci/stub_names.py" python/concordia_rs)
+(cd bindings-python/tests && step "$venv/bin/python" -m mypy --config-file mypy.ini -p concordia_rs)
+step "$venv/bin/python" tools/ci/doc_links.py --python-module concordia_rs
 
 # Parity, interop and conformance tests (run from outside the source tree so that the
 # installed wheel is what gets imported).

@@ -4,7 +4,8 @@
 # fails if the committed copies differ, then generates the Python bindings into a
 # temporary folder, loads the built cdylib and runs ffi-uniffi/tests/test_uniffi_python.py
 # (every export and error variant, the conformance suite through verify_profile, the
-# `concordia demo` transcript and attestation).
+# `concordia demo` transcript and attestation). tools/ci/doc_links.py fails on Rust
+# intra-doc link syntax in the wrappers' doc comments and in the generated bindings.
 #
 #   tools/ci/uniffi.sh               # check (CI)
 #   tools/ci/uniffi.sh --regenerate  # rewrite the committed Swift/Kotlin bindings
@@ -64,6 +65,8 @@ check_drift() {
     echo "==> uniffi-bindgen generate --language swift --language kotlin (--no-format)"
     generate swift kotlin "$gen"
     step python3 tools/ci/uniffi_kotlin_guard.py "$gen/$KOTLIN_FILE"
+    # No Rust intra-doc link ([`KeyPair`], [`x`](Type::x)) reaches the Swift/Kotlin docs.
+    step python3 tools/ci/doc_links.py "$gen"
     echo "==> concordia demo ${DEMO_ARGS[*]} (XCTest fixtures)"
     target/release/concordia demo "${DEMO_ARGS[@]}" --out "$gen/demo" >/dev/null
     # Layout of the committed copies: the Swift source target, the C module of the
@@ -107,6 +110,7 @@ python_tests() {
     trap 'rm -rf "$py"' RETURN
     echo "==> uniffi-bindgen generate --language python -> $py"
     generate python "$py"
+    step python3 tools/ci/doc_links.py "$py"
     cp "$LIB" "$py/"
     step tools/setup-venv.sh
     CONCORDIA_UNIFFI_PY="$py" CONCORDIA_CLI="$root/target/release/concordia" PYTHONDONTWRITEBYTECODE=1 \
@@ -114,6 +118,8 @@ python_tests() {
 }
 
 ensure_python_venv
+# The doc comments UniFFI, PyO3 and wasm-bindgen copy into the bindings are plain text.
+step python3 tools/ci/doc_links.py --sources
 build
 check_drift
 $regenerate && exit 0

@@ -149,7 +149,8 @@ def _value(x: Any) -> Any:
 def _party(x: Any) -> Dict[str, Any]:
     """An SDK ``AgentIdentity`` (``to_dict()``), a dict, or a bare agent id."""
     if hasattr(x, "to_dict"):
-        return x.to_dict()
+        d: Dict[str, Any] = x.to_dict()
+        return d
     if isinstance(x, str):
         return {"agent_id": x}
     return dict(x)
@@ -236,7 +237,7 @@ def _sdk_replacements() -> Dict[str, Tuple[Any, Any]]:
     # accelerate() changes speed, never an answer. Where the Rust path answers, its answer
     # is the SDK's (byte parity of canonical forms and signatures; a signature it accepts,
     # the SDK accepts too: its verification is never more lenient). Where it refuses, the
-    # SDK's own function decides: concordia_rs' stricter policy (128 nesting levels,
+    # SDK's own function decides: concordia_rs' stricter policy (``MAX_DEPTH`` nesting levels,
     # integers within 2^53, one spelling of a signature, no small-order or non-canonical
     # keys) governs concordia_rs, not an application that only asked to be faster.
     # ES256 signatures from the Rust path are deterministic (RFC 6979) where the SDK's
@@ -303,7 +304,7 @@ def accelerate() -> List[str]:
     or a ``functools.partial``.
 
     Every answer stays the SDK's: where the Rust path refuses something (concordia_rs'
-    policy is stricter: 128 nesting levels, integers within 2^53, one spelling of a
+    policy is stricter: ``MAX_DEPTH`` nesting levels, integers within 2^53, one spelling of a
     signature, no small-order keys), the SDK's own function is called and decides.
 
     Returns the patched attributes as ``"module.name"`` strings. When the SDK is not

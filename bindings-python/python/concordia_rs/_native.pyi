@@ -194,11 +194,12 @@ class TranscriptVerifier:
 
 @final
 class ReplayWindow:
-    """The AIP replay window: messages (sender DID and id) remembered 600 s; a refused
+    """The AIP replay window: messages (sender DID and id) remembered for ``WINDOW``; a refused
     check changes nothing. Snapshots carry a generation; the checksum detects accidents,
     not tampering: seal them with ``mac_key`` (HMAC-SHA256, at least 16 bytes, kept outside
     the file) bound to ``owner``, and restore with ``min_generation`` to refuse an older copy.
-    A cold start refuses ``created_at`` up to 300 s after the start, until 900 s after it."""
+    A cold start refuses ``created_at`` up to ``MAX_FUTURE_SKEW`` after the start, until
+    ``WINDOW + MAX_FUTURE_SKEW`` after it (the core's constants; docs/limits.md states them)."""
 
     def __new__(cls, capacity: int = 1024) -> ReplayWindow: ...
     def check(

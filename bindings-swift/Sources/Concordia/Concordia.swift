@@ -674,7 +674,7 @@ public protocol AipKeyPairProtocol: AnyObject, Sendable {
     
     /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
-     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * subset `aip_parse_did_document` reads, the Ed25519 key as `<did>#key-1` and the
      * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
      */
     func didDocument(did: String, routeMode: AipRouteMode, endpoint: String) throws  -> String
@@ -708,13 +708,13 @@ public protocol AipKeyPairProtocol: AnyObject, Sendable {
     func keyFileJson() throws  -> String
     
     /**
-     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
-     * [`aip_vc_issue`]).
+     * The Ed25519 half as a `KeyPair` (to sign objects, or to issue credentials with
+     * `aip_vc_issue`).
      */
     func signingKey()  -> KeyPair
     
     /**
-     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * The same keys for the agent `did` (a `did:aip`): `aip_open` then checks that an
      * envelope is addressed to it.
      */
     func withDid(did: String) throws  -> AipKeyPair
@@ -794,7 +794,7 @@ open class AipKeyPair: AipKeyPairProtocol, @unchecked Sendable {
     
     /**
      * The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
-     * `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+     * `x25519_secret_hex` and, when present, the agent's `did`, which `aip_open` then
      * checks envelopes against).
      */
 public static func fromKeyFile(keyFileJson: String)throws  -> AipKeyPair  {
@@ -863,7 +863,7 @@ open func did() -> String?  {
     
     /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
-     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * subset `aip_parse_did_document` reads, the Ed25519 key as `<did>#key-1` and the
      * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
      */
 open func didDocument(did: String, routeMode: AipRouteMode, endpoint: String)throws  -> String  {
@@ -942,8 +942,8 @@ open func keyFileJson()throws  -> String  {
 }
     
     /**
-     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
-     * [`aip_vc_issue`]).
+     * The Ed25519 half as a `KeyPair` (to sign objects, or to issue credentials with
+     * `aip_vc_issue`).
      */
 open func signingKey() -> KeyPair  {
     return try!  FfiConverterTypeKeyPair_lift(try! rustCall() {
@@ -955,7 +955,7 @@ open func signingKey() -> KeyPair  {
 }
     
     /**
-     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * The same keys for the agent `did` (a `did:aip`): `aip_open` then checks that an
      * envelope is addressed to it.
      */
 open func withDid(did: String)throws  -> AipKeyPair  {
@@ -1056,12 +1056,13 @@ public func FfiConverterTypeAipKeyPair_lower(_ value: AipKeyPair) -> UInt64 {
 
 
 /**
- * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
- * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
+ * and rejects `created_at` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
+ * `WINDOW` (the core's constants, docs/limits.md). Thread-safe;
  * a failed check leaves it unchanged, its clock included (only an accepted check moves
- * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
- * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
- * (see [`AipReplayWindow::cold_start`]).
+ * the clock to `now`). Survives restarts through `AipReplayWindow::snapshot` and
+ * `AipReplayWindow::restore`; a snapshot that is missing or refused means a cold start
+ * (see `AipReplayWindow::cold_start`).
  */
 public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     
@@ -1074,7 +1075,7 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
      * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
      * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
      * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
-     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * sender), or `Temporal` (outside `[now - WINDOW, now + MAX_FUTURE_SKEW]`, or not after a
      * cold-start guard) / `Limit` (every slot holds a message still inside the window)
      * errors. A `now` earlier than one already seen counts as the latest seen.
      */
@@ -1082,8 +1083,9 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     
     /**
      * Forgets every message and starts cold at `now` (call it when there is no snapshot
-     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
-     * until `now + 900 s`, since the lost window may have accepted them.
+     * to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are refused
+     * (`Temporal`) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md), since the lost
+     * window may have accepted them.
      */
     func coldStart(now: Date) throws 
     
@@ -1123,13 +1125,13 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
      * corrupt, of another version (version 1 included) or with more messages than the
      * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
      * the window is then emptied and cold-started at `now` (see
-     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * `cold_start`). A snapshot of a window that never
      * accepted anything restores as a cold start at `now`.
      */
     func restore(snapshot: Data, now: Date) throws 
     
     /**
-     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * As `restore`, checking the snapshot's HMAC-SHA256 under
      * `mac_key` and `owner` and that its generation is at least `min_generation`: an
      * edited snapshot, another key's or owner's, an unsealed one or an older generation
      * (rollback) is `Binding`, fail closed.
@@ -1138,9 +1140,9 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     
     /**
      * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
-     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * one generation more), for `restore` after a restart.
      * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
-     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
+     * tampering: see `snapshot_sealed`.
      */
     func snapshot() throws  -> Data
     
@@ -1153,12 +1155,13 @@ public protocol AipReplayWindowProtocol: AnyObject, Sendable {
     
 }
 /**
- * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
- * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
+ * and rejects `created_at` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
+ * `WINDOW` (the core's constants, docs/limits.md). Thread-safe;
  * a failed check leaves it unchanged, its clock included (only an accepted check moves
- * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
- * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
- * (see [`AipReplayWindow::cold_start`]).
+ * the clock to `now`). Survives restarts through `AipReplayWindow::snapshot` and
+ * `AipReplayWindow::restore`; a snapshot that is missing or refused means a cold start
+ * (see `AipReplayWindow::cold_start`).
  */
 open class AipReplayWindow: AipReplayWindowProtocol, @unchecked Sendable {
     fileprivate let handle: UInt64
@@ -1241,7 +1244,7 @@ open func capacity() -> UInt64  {
      * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
      * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
      * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
-     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * sender), or `Temporal` (outside `[now - WINDOW, now + MAX_FUTURE_SKEW]`, or not after a
      * cold-start guard) / `Limit` (every slot holds a message still inside the window)
      * errors. A `now` earlier than one already seen counts as the latest seen.
      */
@@ -1260,8 +1263,9 @@ open func check(from: String, id: String, createdAt: String, now: Date)throws  -
     
     /**
      * Forgets every message and starts cold at `now` (call it when there is no snapshot
-     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
-     * until `now + 900 s`, since the lost window may have accepted them.
+     * to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are refused
+     * (`Temporal`) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md), since the lost
+     * window may have accepted them.
      */
 open func coldStart(now: Date)throws   {try rustCallWithError(FfiConverterTypeAipError_lift) {
         uniffiCallStatus in
@@ -1351,7 +1355,7 @@ open func len() -> UInt64  {
      * corrupt, of another version (version 1 included) or with more messages than the
      * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
      * the window is then emptied and cold-started at `now` (see
-     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * `cold_start`). A snapshot of a window that never
      * accepted anything restores as a cold start at `now`.
      */
 open func restore(snapshot: Data, now: Date)throws   {try rustCallWithError(FfiConverterTypeAipError_lift) {
@@ -1365,7 +1369,7 @@ open func restore(snapshot: Data, now: Date)throws   {try rustCallWithError(FfiC
 }
     
     /**
-     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * As `restore`, checking the snapshot's HMAC-SHA256 under
      * `mac_key` and `owner` and that its generation is at least `min_generation`: an
      * edited snapshot, another key's or owner's, an unsealed one or an older generation
      * (rollback) is `Binding`, fail closed.
@@ -1385,9 +1389,9 @@ open func restoreSealed(snapshot: Data, now: Date, macKey: Data, owner: Data, mi
     
     /**
      * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
-     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * one generation more), for `restore` after a restart.
      * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
-     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
+     * tampering: see `snapshot_sealed`.
      */
 open func snapshot()throws  -> Data  {
     return try  FfiConverterData.lift(try rustCallWithError(FfiConverterTypeAipError_lift) {
@@ -1472,7 +1476,7 @@ public func FfiConverterTypeAipReplayWindow_lower(_ value: AipReplayWindow) -> U
 public protocol ConsensusRoomProtocol: AnyObject, Sendable {
     
     /**
-     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * Applies a command's wire body (see `consensus_build_command`) from `participant`
      * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
      */
     func apply(participant: String, wireJson: String, idempotencyKey: String?, now: Date) throws  -> ConsensusApplied
@@ -1563,7 +1567,7 @@ public convenience init(revision: UInt64, digest: String, deadline: Date, roster
 
     
     /**
-     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * Applies a command's wire body (see `consensus_build_command`) from `participant`
      * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
      */
 open func apply(participant: String, wireJson: String, idempotencyKey: String?, now: Date)throws  -> ConsensusApplied  {
@@ -2247,7 +2251,7 @@ open class Session: SessionProtocol, @unchecked Sendable {
     }
     /**
      * A session in PROPOSED with identifier `id` (at most 128 bytes), created at
-     * `created_at`, with `timing` (`None`: 86400 s, 3600 s, 20 rounds).
+     * `created_at`, with `timing` (`None`: the core's `Timing::default()`, docs/limits.md).
      */
 public convenience init(id: String, createdAt: Date, timing: Timing? = nil)throws  {
     let handle =
@@ -3183,7 +3187,7 @@ public struct AipOpened: Equatable, Hashable {
      */
     public var header: AipHeader
     /**
-     * The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+     * The body as sealed (canonical JSON when sealed by `aip_seal`).
      */
     public var bodyJson: String
 
@@ -3194,7 +3198,7 @@ public struct AipOpened: Equatable, Hashable {
          * The verified header.
          */header: AipHeader, 
         /**
-         * The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+         * The body as sealed (canonical JSON when sealed by `aip_seal`).
          */bodyJson: String) {
         self.header = header
         self.bodyJson = bodyJson
@@ -3396,7 +3400,7 @@ public func FfiConverterTypeAipRanked_lower(_ value: AipRanked) -> RustBuffer {
  */
 public struct AipSealHeader: Equatable, Hashable {
     /**
-     * `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+     * `id`: a lowercase UUID v4, unique per message (`aip_new_message_id` makes one).
      */
     public var id: String
     /**
@@ -3417,7 +3421,7 @@ public struct AipSealHeader: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+         * `id`: a lowercase UUID v4, unique per message (`aip_new_message_id` makes one).
          */id: String, 
         /**
          * `from`: the sender's `did:aip` (its DID Document lists the sender key's Ed25519
@@ -3673,7 +3677,7 @@ public func FfiConverterTypeAttestationParams_lower(_ value: AttestationParams) 
 
 
 /**
- * What [`verify_attestation`] established.
+ * What `verify_attestation` established.
  */
 public struct AttestationVerified: Equatable, Hashable {
     /**
@@ -3752,7 +3756,7 @@ public func FfiConverterTypeAttestationVerified_lower(_ value: AttestationVerifi
 
 
 /**
- * What [`ConsensusRoom::apply`] did, as the venue answers.
+ * What `ConsensusRoom::apply` did, as the venue answers.
  */
 public struct ConsensusApplied: Equatable, Hashable {
     /**
@@ -3930,7 +3934,7 @@ public func FfiConverterTypeConsensusCommand_lower(_ value: ConsensusCommand) ->
 
 
 /**
- * One roster entry of a [`ConsensusRoom`].
+ * One roster entry of a `ConsensusRoom`.
  */
 public struct ConsensusParticipant: Equatable, Hashable {
     /**
@@ -4731,7 +4735,7 @@ public func FfiConverterTypePartyInfo_lower(_ value: PartyInfo) -> RustBuffer {
 
 
 /**
- * A party's signing key for [`generate_attestation`].
+ * A party's signing key for `generate_attestation`.
  */
 public struct Signer {
     /**
@@ -4951,8 +4955,8 @@ public func FfiConverterTypeTranscriptSummary_lower(_ value: TranscriptSummary) 
 
 /**
  * Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
- * [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
- * plus [`AipError::Randomness`] and [`AipError::Replay`].
+ * `ProtocolError`, the variants are the core's reason classes (those AIP can raise),
+ * plus `AipError::Randomness` and `AipError::Replay`.
  */
 public 
 enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
@@ -4993,8 +4997,8 @@ enum AipError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     case Binding(message: String)
     
     /**
-     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old, or not
-     * after a cold start still in force); a credential not yet valid or expired.
+     * A `created_at` outside the replay window (over `MAX_FUTURE_SKEW` ahead, over `WINDOW`
+     * old, or not after a cold start still in force); a credential not yet valid or expired.
      */
     case Temporal(message: String)
     
@@ -5122,8 +5126,9 @@ public func FfiConverterTypeAipError_lower(_ value: AipError) -> RustBuffer {
 
 
 /**
- * The fixed capacity of an [`AipReplayWindow`]: the most ids it remembers at once (ids
- * are kept for 600 s, so capacity / 600 is the sustained message rate it accepts).
+ * The fixed capacity of an `AipReplayWindow`: the most ids it remembers at once (ids
+ * are kept for `WINDOW` seconds, so capacity / `WINDOW` is the sustained message rate it
+ * accepts; docs/limits.md).
  */
 
 public enum AipReplayCapacity: Equatable, Hashable {
@@ -5208,7 +5213,7 @@ public func FfiConverterTypeAipReplayCapacity_lower(_ value: AipReplayCapacity) 
 
 
 /**
- * Where to deliver, as decided by [`aip_select_route`].
+ * Where to deliver, as decided by `aip_select_route`.
  */
 
 public enum AipRoute: Equatable, Hashable {
@@ -7316,12 +7321,13 @@ public func aipNewMessageId()throws  -> String  {
 /**
  * Opens an envelope as its recipient: every check of the one composition
  * (`concordia_host::aip::open_envelope`, as `concordia aip open`), in its order: the
- * signature under the sender's DID Document (as [`aip_verify_envelope`]), the addressee
+ * signature under the sender's DID Document (as `aip_verify_envelope`), the addressee
  * (`to` must be `recipient_did`, else `recipient`'s own DID from a key file's `did` or
- * [`AipKeyPair::with_did`]; without either, `Input`, unless `any_recipient` skips the
+ * `AipKeyPair::with_did`; without either, `Input`, unless `any_recipient` skips the
  * check by name), the body opens with `recipient`'s X25519 key; then freshness at `now`
  * (default: the operating system's clock; `skip_freshness` skips it by name):
- * `created_at` at most 300 s ahead and 600 s old (`Temporal`); with a `window`, its
+ * `created_at` at most `MAX_FUTURE_SKEW` ahead and `WINDOW` old (`Temporal`; the core's
+ * constants, docs/limits.md); with a `window`, its
  * replay check instead: an id it has seen is `Replay` (the window remembers only
  * envelopes that passed every other check).
  */
@@ -7472,7 +7478,7 @@ public func aipTrustUpdate(score: Double, ceiling: Double, event: AipTrustEvent)
 }
 /**
  * Adds an `eddsa-jcs-2022` Data Integrity proof to `credential_json` (an object without
- * `proof` whose `issuer` is `key_pair`'s `did:key`, see [`aip_did_key`]) and returns the
+ * `proof` whose `issuer` is `key_pair`'s `did:key`, see `aip_did_key`) and returns the
  * secured credential as canonical JSON. `created` is an optional RFC 3339 time for the
  * proof.
  */
@@ -7609,7 +7615,7 @@ public func consensusParseCommand(wireJson: String)throws  -> ConsensusCommand  
 /**
  * Reads the `CONSENSUS INVITATION V1` block of a plain-text email and reports its checks
  * against `origin` (`None`: `https://consensus.md`). Failed URL checks are reported in
- * the summary, not as errors; use [`consensus_validate_invitation`] to require them.
+ * the summary, not as errors; use `consensus_validate_invitation` to require them.
  */
 public func consensusParseInvitation(email: String, origin: String? = nil)throws  -> InvitationSummary  {
     return try  FfiConverterTypeInvitationSummary_lift(try rustCallWithError(FfiConverterTypeConsensusError_lift) {
@@ -7647,7 +7653,7 @@ public func consensusRoomOutcome(roomJson: String, now: Date)throws  -> Consensu
 })
 }
 /**
- * As [`consensus_parse_invitation`], but fails with the first failed check
+ * As `consensus_parse_invitation`, but fails with the first failed check
  * (`Binding` for scheme, origin and UUIDs, `Privacy` for a query string, `Input` for
  * the fragment secret).
  */
@@ -7764,7 +7770,7 @@ public func profileNames() -> [String]  {
 }
 /**
  * Checks the record `input_json` under the conformance profile named `profile` (e.g.
- * `receipt-v1`, `message-chain-v1`; see [`profile_names`]) with `context_json`, the
+ * `receipt-v1`, `message-chain-v1`; see `profile_names`) with `context_json`, the
  * vector's context object (keys, expected digests, `now`). Returns normally when the
  * record is accepted; a rejection's variant is the contract's reason class.
  */
@@ -7797,7 +7803,7 @@ public func verifyTranscript(transcriptJson: String, keysJson: String)throws  ->
  * `lines` JSON Lines, one message per line (blank lines skipped). An empty transcript
  * verifies with a count of 0 and the genesis head.
  *
- * Errors as [`verify_transcript`]: a failing message's error names its index
+ * Errors as `verify_transcript`: a failing message's error names its index
  * (`message 3: ...`), and a file malformed after it is still `Input` (the whole file's
  * verdict); malformed JSON is `Input` with the byte offset in the file (and `line N:` for
  * JSON Lines), a file that is not a transcript `Schema`, a file that cannot be opened or
@@ -7850,7 +7856,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_aip_new_message_id() != 39158) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_aip_open() != 39046) {
+    if (uniffi_concordia_uniffi_checksum_func_aip_open() != 18523) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() != 60883) {
@@ -7883,7 +7889,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_aip_trust_update() != 49935) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_aip_vc_issue() != 48101) {
+    if (uniffi_concordia_uniffi_checksum_func_aip_vc_issue() != 57084) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_aip_vc_verify() != 31479) {
@@ -7910,7 +7916,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_consensus_parse_command() != 33896) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_consensus_parse_invitation() != 3646) {
+    if (uniffi_concordia_uniffi_checksum_func_consensus_parse_invitation() != 4395) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_consensus_revision_digest() != 2862) {
@@ -7919,7 +7925,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_consensus_room_outcome() != 34528) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_consensus_validate_invitation() != 10643) {
+    if (uniffi_concordia_uniffi_checksum_func_consensus_validate_invitation() != 62259) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_consensus_verify_artifact() != 27396) {
@@ -7946,19 +7952,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_func_profile_names() != 5024) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_verify_profile() != 22469) {
+    if (uniffi_concordia_uniffi_checksum_func_verify_profile() != 6603) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_func_verify_transcript() != 38694) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_func_verify_transcript_file() != 38046) {
+    if (uniffi_concordia_uniffi_checksum_func_verify_transcript_file() != 55210) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did() != 25457) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() != 16518) {
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() != 39441) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key() != 678) {
@@ -7976,10 +7982,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() != 58314) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() != 11401) {
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() != 57385) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_with_did() != 55937) {
+    if (uniffi_concordia_uniffi_checksum_method_aipkeypair_with_did() != 16650) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase() != 34957) {
@@ -7994,10 +8000,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_capacity() != 16793) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() != 50820) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() != 37033) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() != 50695) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() != 11267) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() != 14849) {
@@ -8018,19 +8024,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() != 42373) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() != 32447) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() != 17755) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed() != 61462) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed() != 57789) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() != 62723) {
+    if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() != 22344) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot_sealed() != 30197) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_method_consensusroom_apply() != 36496) {
+    if (uniffi_concordia_uniffi_checksum_method_consensusroom_apply() != 31768) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_method_consensusroom_event_count() != 6764) {
@@ -8123,7 +8129,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_method_transcriptverifier_push() != 48686) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_key_file() != 2064) {
+    if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_key_file() != 14544) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_keygen_seed() != 60844) {
@@ -8153,7 +8159,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_concordia_uniffi_checksum_constructor_keypair_generate() != 964) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_concordia_uniffi_checksum_constructor_session_new() != 48393) {
+    if (uniffi_concordia_uniffi_checksum_constructor_session_new() != 6823) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_concordia_uniffi_checksum_constructor_transcriptverifier_new() != 52257) {

@@ -123,9 +123,10 @@
 use crate::error::{Error, Limit, Result};
 use crate::time::Timestamp;
 
-/// How long ids are remembered and how old `created_at` may be: 600 s.
+/// How long ids are remembered and how old `created_at` may be: 600 s. Every rule value,
+/// with its constant, is listed in docs/limits.md (the wrappers' docs refer to it).
 pub const WINDOW: i64 = 600;
-/// How far `created_at` may be ahead of `now`: 300 s.
+/// How far `created_at` may be ahead of `now`: 300 s (docs/limits.md).
 pub const MAX_FUTURE_SKEW: i64 = 300;
 
 const NIL: u32 = u32::MAX;

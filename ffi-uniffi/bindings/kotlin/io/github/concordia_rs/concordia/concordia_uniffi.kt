@@ -1303,7 +1303,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_new_message_id() and 0xFFFF) != 39158) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open() and 0xFFFF) != 39046) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_open() and 0xFFFF) != 18523) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_parse_did_document() and 0xFFFF) != 60883) {
@@ -1336,7 +1336,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_trust_update() and 0xFFFF) != 49935) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_issue() and 0xFFFF) != 48101) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_issue() and 0xFFFF) != 57084) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_aip_vc_verify() and 0xFFFF) != 31479) {
@@ -1363,7 +1363,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_parse_command() and 0xFFFF) != 33896) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_parse_invitation() and 0xFFFF) != 3646) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_parse_invitation() and 0xFFFF) != 4395) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_revision_digest() and 0xFFFF) != 2862) {
@@ -1372,7 +1372,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_room_outcome() and 0xFFFF) != 34528) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_validate_invitation() and 0xFFFF) != 10643) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_validate_invitation() and 0xFFFF) != 62259) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_consensus_verify_artifact() and 0xFFFF) != 27396) {
@@ -1399,19 +1399,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_func_profile_names() and 0xFFFF) != 5024) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_verify_profile() and 0xFFFF) != 22469) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_verify_profile() and 0xFFFF) != 6603) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript() and 0xFFFF) != 38694) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript_file() and 0xFFFF) != 38046) {
+    if ((lib.uniffi_concordia_uniffi_checksum_func_verify_transcript_file() and 0xFFFF) != 55210) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did() and 0xFFFF) != 25457) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() and 0xFFFF) != 16518) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_document() and 0xFFFF) != 39441) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_did_key() and 0xFFFF) != 678) {
@@ -1429,10 +1429,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_key_file_json() and 0xFFFF) != 58314) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() and 0xFFFF) != 11401) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_signing_key() and 0xFFFF) != 57385) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_with_did() and 0xFFFF) != 55937) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_with_did() and 0xFFFF) != 16650) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipkeypair_x25519_multibase() and 0xFFFF) != 34957) {
@@ -1447,10 +1447,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_capacity() and 0xFFFF) != 16793) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() and 0xFFFF) != 50820) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_check() and 0xFFFF) != 37033) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() and 0xFFFF) != 50695) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_cold_start() and 0xFFFF) != 11267) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_contains() and 0xFFFF) != 14849) {
@@ -1471,19 +1471,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_len() and 0xFFFF) != 42373) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() and 0xFFFF) != 32447) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore() and 0xFFFF) != 17755) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed() and 0xFFFF) != 61462) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_restore_sealed() and 0xFFFF) != 57789) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() and 0xFFFF) != 62723) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot() and 0xFFFF) != 22344) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_aipreplaywindow_snapshot_sealed() and 0xFFFF) != 30197) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_apply() and 0xFFFF) != 36496) {
+    if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_apply() and 0xFFFF) != 31768) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_method_consensusroom_event_count() and 0xFFFF) != 6764) {
@@ -1576,7 +1576,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_method_transcriptverifier_push() and 0xFFFF) != 48686) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_key_file() and 0xFFFF) != 2064) {
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_key_file() and 0xFFFF) != 14544) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_aipkeypair_from_keygen_seed() and 0xFFFF) != 60844) {
@@ -1606,7 +1606,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_keypair_generate() and 0xFFFF) != 964) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_concordia_uniffi_checksum_constructor_session_new() and 0xFFFF) != 48393) {
+    if ((lib.uniffi_concordia_uniffi_checksum_constructor_session_new() and 0xFFFF) != 6823) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_concordia_uniffi_checksum_constructor_transcriptverifier_new() and 0xFFFF) != 52257) {
@@ -2117,7 +2117,7 @@ public interface AipKeyPairInterface {
     
     /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
-     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * subset `aip_parse_did_document` reads, the Ed25519 key as `<did>#key-1` and the
      * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
      */
     fun `didDocument`(`did`: kotlin.String, `routeMode`: AipRouteMode, `endpoint`: kotlin.String): kotlin.String
@@ -2151,13 +2151,13 @@ public interface AipKeyPairInterface {
     fun `keyFileJson`(): kotlin.String
     
     /**
-     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
-     * [`aip_vc_issue`]).
+     * The Ed25519 half as a `KeyPair` (to sign objects, or to issue credentials with
+     * `aip_vc_issue`).
      */
     fun `signingKey`(): KeyPair
     
     /**
-     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * The same keys for the agent `did` (a `did:aip`): `aip_open` then checks that an
      * envelope is addressed to it.
      */
     fun `withDid`(`did`: kotlin.String): AipKeyPair
@@ -2324,7 +2324,7 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
     
     /**
      * This key pair's DID Document for `did` (a `did:aip`), in RFC 8785 form: exactly the
-     * subset [`aip_parse_did_document`] reads, the Ed25519 key as `<did>#key-1` and the
+     * subset `aip_parse_did_document` reads, the Ed25519 key as `<did>#key-1` and the
      * X25519 key as `<did>#x25519-1`. `endpoint` is an `https`, `http` or `wss` URL.
      */
     @Throws(AipException::class)override fun `didDocument`(`did`: kotlin.String, `routeMode`: AipRouteMode, `endpoint`: kotlin.String): kotlin.String {
@@ -2429,8 +2429,8 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
 
     
     /**
-     * The Ed25519 half as a [`KeyPair`] (to sign objects, or to issue credentials with
-     * [`aip_vc_issue`]).
+     * The Ed25519 half as a `KeyPair` (to sign objects, or to issue credentials with
+     * `aip_vc_issue`).
      */override fun `signingKey`(): KeyPair {
             return FfiConverterTypeKeyPair.lift(
     callWithHandle {
@@ -2446,7 +2446,7 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
 
     
     /**
-     * The same keys for the agent `did` (a `did:aip`): [`aip_open`] then checks that an
+     * The same keys for the agent `did` (a `did:aip`): `aip_open` then checks that an
      * envelope is addressed to it.
      */
     @Throws(AipException::class)override fun `withDid`(`did`: kotlin.String): AipKeyPair {
@@ -2522,7 +2522,7 @@ open class AipKeyPair: Disposable, AutoCloseable, AipKeyPairInterface
         
     /**
      * The keys of a `concordia aip keygen` key file (JSON text: `ed25519_seed_hex`,
-     * `x25519_secret_hex` and, when present, the agent's `did`, which [`aip_open`] then
+     * `x25519_secret_hex` and, when present, the agent's `did`, which `aip_open` then
      * checks envelopes against).
      */
     @Throws(AipException::class) fun `fromKeyFile`(`keyFileJson`: kotlin.String): AipKeyPair {
@@ -2716,12 +2716,13 @@ public object FfiConverterTypeAipKeyPair: FfiConverter<AipKeyPair, Long> {
 
 
 /**
- * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
- * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
+ * and rejects `created_at` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
+ * `WINDOW` (the core's constants, docs/limits.md). Thread-safe;
  * a failed check leaves it unchanged, its clock included (only an accepted check moves
- * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
- * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
- * (see [`AipReplayWindow::cold_start`]).
+ * the clock to `now`). Survives restarts through `AipReplayWindow::snapshot` and
+ * `AipReplayWindow::restore`; a snapshot that is missing or refused means a cold start
+ * (see `AipReplayWindow::cold_start`).
  */
 public interface AipReplayWindowInterface {
     
@@ -2734,7 +2735,7 @@ public interface AipReplayWindowInterface {
      * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
      * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
      * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
-     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * sender), or `Temporal` (outside `[now - WINDOW, now + MAX_FUTURE_SKEW]`, or not after a
      * cold-start guard) / `Limit` (every slot holds a message still inside the window)
      * errors. A `now` earlier than one already seen counts as the latest seen.
      */
@@ -2742,8 +2743,9 @@ public interface AipReplayWindowInterface {
     
     /**
      * Forgets every message and starts cold at `now` (call it when there is no snapshot
-     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
-     * until `now + 900 s`, since the lost window may have accepted them.
+     * to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are refused
+     * (`Temporal`) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md), since the lost
+     * window may have accepted them.
      */
     fun `coldStart`(`now`: java.time.Instant)
     
@@ -2783,13 +2785,13 @@ public interface AipReplayWindowInterface {
      * corrupt, of another version (version 1 included) or with more messages than the
      * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
      * the window is then emptied and cold-started at `now` (see
-     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * `cold_start`). A snapshot of a window that never
      * accepted anything restores as a cold start at `now`.
      */
     fun `restore`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant)
     
     /**
-     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * As `restore`, checking the snapshot's HMAC-SHA256 under
      * `mac_key` and `owner` and that its generation is at least `min_generation`: an
      * edited snapshot, another key's or owner's, an unsealed one or an older generation
      * (rollback) is `Binding`, fail closed.
@@ -2798,9 +2800,9 @@ public interface AipReplayWindowInterface {
     
     /**
      * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
-     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * one generation more), for `restore` after a restart.
      * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
-     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
+     * tampering: see `snapshot_sealed`.
      */
     fun `snapshot`(): kotlin.ByteArray
     
@@ -2815,12 +2817,13 @@ public interface AipReplayWindowInterface {
 }
 
 /**
- * A replay window for at-least-once relay delivery: remembers message ids for 600 s and
- * rejects `created_at` more than 300 s ahead of `now` or older than 600 s. Thread-safe;
+ * A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
+ * and rejects `created_at` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
+ * `WINDOW` (the core's constants, docs/limits.md). Thread-safe;
  * a failed check leaves it unchanged, its clock included (only an accepted check moves
- * the clock to `now`). Survives restarts through [`AipReplayWindow::snapshot`] and
- * [`AipReplayWindow::restore`]; a snapshot that is missing or refused means a cold start
- * (see [`AipReplayWindow::cold_start`]).
+ * the clock to `now`). Survives restarts through `AipReplayWindow::snapshot` and
+ * `AipReplayWindow::restore`; a snapshot that is missing or refused means a cold start
+ * (see `AipReplayWindow::cold_start`).
  */
 open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 {
@@ -2974,7 +2977,7 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
      * Checks one delivery of the message `id` (a lowercase UUID v4) from `from` (the
      * sender's DID, the envelope's signed `from`) created at `created_at` (RFC 3339)
      * against `now`: `Fresh` (remembered now), `Duplicate` (only a copy from the same
-     * sender), or `Temporal` (outside `[now - 600 s, now + 300 s]`, or not after a
+     * sender), or `Temporal` (outside `[now - WINDOW, now + MAX_FUTURE_SKEW]`, or not after a
      * cold-start guard) / `Limit` (every slot holds a message still inside the window)
      * errors. A `now` earlier than one already seen counts as the latest seen.
      */
@@ -2998,8 +3001,9 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
     
     /**
      * Forgets every message and starts cold at `now` (call it when there is no snapshot
-     * to restore): envelopes created at or before `now + 300 s` are refused (`Temporal`)
-     * until `now + 900 s`, since the lost window may have accepted them.
+     * to restore): envelopes created at or before `now + MAX_FUTURE_SKEW` are refused
+     * (`Temporal`) until `now + WINDOW + MAX_FUTURE_SKEW` (docs/limits.md), since the lost
+     * window may have accepted them.
      */
     @Throws(AipException::class)override fun `coldStart`(`now`: java.time.Instant)
         = 
@@ -3119,7 +3123,7 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
      * corrupt, of another version (version 1 included) or with more messages than the
      * capacity are refused (`Encoding`, or `Limit`; `Binding` for a sealed snapshot), and
      * the window is then emptied and cold-started at `now` (see
-     * [`cold_start`](AipReplayWindow::cold_start)). A snapshot of a window that never
+     * `cold_start`). A snapshot of a window that never
      * accepted anything restores as a cold start at `now`.
      */
     @Throws(AipException::class)override fun `restore`(`snapshot`: kotlin.ByteArray, `now`: java.time.Instant)
@@ -3138,7 +3142,7 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
 
     
     /**
-     * As [`restore`](AipReplayWindow::restore), checking the snapshot's HMAC-SHA256 under
+     * As `restore`, checking the snapshot's HMAC-SHA256 under
      * `mac_key` and `owner` and that its generation is at least `min_generation`: an
      * edited snapshot, another key's or owner's, an unsealed one or an older generation
      * (rollback) is `Binding`, fail closed.
@@ -3163,9 +3167,9 @@ open class AipReplayWindow: Disposable, AutoCloseable, AipReplayWindowInterface
     
     /**
      * The window's state as versioned, checksummed bytes (76 + 28 per message remembered,
-     * one generation more), for [`restore`](AipReplayWindow::restore) after a restart.
+     * one generation more), for `restore` after a restart.
      * Save it before acting on a `Fresh` verdict. The checksum detects accidents, not
-     * tampering: see [`snapshot_sealed`](AipReplayWindow::snapshot_sealed).
+     * tampering: see `snapshot_sealed`.
      */
     @Throws(AipException::class)override fun `snapshot`(): kotlin.ByteArray {
             return FfiConverterByteArray.lift(
@@ -3343,7 +3347,7 @@ public object FfiConverterTypeAipReplayWindow: FfiConverter<AipReplayWindow, Lon
 public interface ConsensusRoomInterface {
     
     /**
-     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * Applies a command's wire body (see `consensus_build_command`) from `participant`
      * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
      */
     fun `apply`(`participant`: kotlin.String, `wireJson`: kotlin.String, `idempotencyKey`: kotlin.String?, `now`: java.time.Instant): ConsensusApplied
@@ -3503,7 +3507,7 @@ open class ConsensusRoom: Disposable, AutoCloseable, ConsensusRoomInterface
 
     
     /**
-     * Applies a command's wire body (see [`consensus_build_command`]) from `participant`
+     * Applies a command's wire body (see `consensus_build_command`) from `participant`
      * at `now` with its `Idempotency-Key` (`None`: the command's derived key).
      */
     @Throws(ConsensusException::class)override fun `apply`(`participant`: kotlin.String, `wireJson`: kotlin.String, `idempotencyKey`: kotlin.String?, `now`: java.time.Instant): ConsensusApplied {
@@ -4630,7 +4634,7 @@ open class Session: Disposable, AutoCloseable, SessionInterface
     }
     /**
      * A session in PROPOSED with identifier `id` (at most 128 bytes), created at
-     * `created_at`, with `timing` (`None`: 86400 s, 3600 s, 20 rounds).
+     * `created_at`, with `timing` (`None`: the core's `Timing::default()`, docs/limits.md).
      */
     constructor(`id`: kotlin.String, `createdAt`: java.time.Instant, `timing`: Timing? = null) :
         this(UniffiWithHandle, 
@@ -5733,7 +5737,7 @@ data class AipOpened (
     var `header`: AipHeader
     , 
     /**
-     * The body as sealed (canonical JSON when sealed by [`aip_seal`]).
+     * The body as sealed (canonical JSON when sealed by `aip_seal`).
      */
     var `bodyJson`: kotlin.String
     
@@ -5877,7 +5881,7 @@ public object FfiConverterTypeAipRanked: FfiConverterRustBuffer<AipRanked> {
  */
 data class AipSealHeader (
     /**
-     * `id`: a lowercase UUID v4, unique per message ([`aip_new_message_id`] makes one).
+     * `id`: a lowercase UUID v4, unique per message (`aip_new_message_id` makes one).
      */
     var `id`: kotlin.String
     , 
@@ -6072,7 +6076,7 @@ public object FfiConverterTypeAttestationParams: FfiConverterRustBuffer<Attestat
 
 
 /**
- * What [`verify_attestation`] established.
+ * What `verify_attestation` established.
  */
 data class AttestationVerified (
     /**
@@ -6127,7 +6131,7 @@ public object FfiConverterTypeAttestationVerified: FfiConverterRustBuffer<Attest
 
 
 /**
- * What [`ConsensusRoom::apply`] did, as the venue answers.
+ * What `ConsensusRoom::apply` did, as the venue answers.
  */
 data class ConsensusApplied (
     /**
@@ -6253,7 +6257,7 @@ public object FfiConverterTypeConsensusCommand: FfiConverterRustBuffer<Consensus
 
 
 /**
- * One roster entry of a [`ConsensusRoom`].
+ * One roster entry of a `ConsensusRoom`.
  */
 data class ConsensusParticipant (
     /**
@@ -6826,7 +6830,7 @@ public object FfiConverterTypePartyInfo: FfiConverterRustBuffer<PartyInfo> {
 
 
 /**
- * A party's signing key for [`generate_attestation`].
+ * A party's signing key for `generate_attestation`.
  */
 data class Signer (
     /**
@@ -6988,8 +6992,8 @@ public object FfiConverterTypeTranscriptSummary: FfiConverterRustBuffer<Transcri
 
 /**
  * Errors of AIP (`aip_*` functions, `AipKeyPair`, `AipReplayWindow`). Like
- * [`ProtocolError`], the variants are the core's reason classes (those AIP can raise),
- * plus [`AipError::Randomness`] and [`AipError::Replay`].
+ * `ProtocolError`, the variants are the core's reason classes (those AIP can raise),
+ * plus `AipError::Randomness` and `AipError::Replay`.
  */
 sealed class AipException(message: String): kotlin.Exception(message) {
         
@@ -7027,8 +7031,8 @@ sealed class AipException(message: String): kotlin.Exception(message) {
         class Binding(message: String) : AipException(message)
         
     /**
-     * A `created_at` outside the replay window (over 300 s ahead, over 600 s old, or not
-     * after a cold start still in force); a credential not yet valid or expired.
+     * A `created_at` outside the replay window (over `MAX_FUTURE_SKEW` ahead, over `WINDOW`
+     * old, or not after a cold start still in force); a credential not yet valid or expired.
      */
         class Temporal(message: String) : AipException(message)
         
@@ -7117,8 +7121,9 @@ public object FfiConverterTypeAipError : FfiConverterRustBuffer<AipException> {
 
 
 /**
- * The fixed capacity of an [`AipReplayWindow`]: the most ids it remembers at once (ids
- * are kept for 600 s, so capacity / 600 is the sustained message rate it accepts).
+ * The fixed capacity of an `AipReplayWindow`: the most ids it remembers at once (ids
+ * are kept for `WINDOW` seconds, so capacity / `WINDOW` is the sustained message rate it
+ * accepts; docs/limits.md).
  */
 
 enum class AipReplayCapacity {
@@ -7165,7 +7170,7 @@ public object FfiConverterTypeAipReplayCapacity: FfiConverterRustBuffer<AipRepla
 
 
 /**
- * Where to deliver, as decided by [`aip_select_route`].
+ * Where to deliver, as decided by `aip_select_route`.
  */
 sealed class AipRoute {
     
@@ -8905,12 +8910,13 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
         /**
          * Opens an envelope as its recipient: every check of the one composition
          * (`concordia_host::aip::open_envelope`, as `concordia aip open`), in its order: the
-         * signature under the sender's DID Document (as [`aip_verify_envelope`]), the addressee
+         * signature under the sender's DID Document (as `aip_verify_envelope`), the addressee
          * (`to` must be `recipient_did`, else `recipient`'s own DID from a key file's `did` or
-         * [`AipKeyPair::with_did`]; without either, `Input`, unless `any_recipient` skips the
+         * `AipKeyPair::with_did`; without either, `Input`, unless `any_recipient` skips the
          * check by name), the body opens with `recipient`'s X25519 key; then freshness at `now`
          * (default: the operating system's clock; `skip_freshness` skips it by name):
-         * `created_at` at most 300 s ahead and 600 s old (`Temporal`); with a `window`, its
+         * `created_at` at most `MAX_FUTURE_SKEW` ahead and `WINDOW` old (`Temporal`; the core's
+         * constants, docs/limits.md); with a `window`, its
          * replay check instead: an id it has seen is `Replay` (the window remembers only
          * envelopes that passed every other check).
          */
@@ -9103,7 +9109,7 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
 
         /**
          * Adds an `eddsa-jcs-2022` Data Integrity proof to `credential_json` (an object without
-         * `proof` whose `issuer` is `key_pair`'s `did:key`, see [`aip_did_key`]) and returns the
+         * `proof` whose `issuer` is `key_pair`'s `did:key`, see `aip_did_key`) and returns the
          * secured credential as canonical JSON. `created` is an optional RFC 3339 time for the
          * proof.
          */
@@ -9275,7 +9281,7 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
         /**
          * Reads the `CONSENSUS INVITATION V1` block of a plain-text email and reports its checks
          * against `origin` (`None`: `https://consensus.md`). Failed URL checks are reported in
-         * the summary, not as errors; use [`consensus_validate_invitation`] to require them.
+         * the summary, not as errors; use `consensus_validate_invitation` to require them.
          */
     @Throws(ConsensusException::class) fun `consensusParseInvitation`(`email`: kotlin.String, `origin`: kotlin.String? = null): InvitationSummary {
             return FfiConverterTypeInvitationSummary.lift(
@@ -9325,7 +9331,7 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
     
 
         /**
-         * As [`consensus_parse_invitation`], but fails with the first failed check
+         * As `consensus_parse_invitation`, but fails with the first failed check
          * (`Binding` for scheme, origin and UUIDs, `Privacy` for a query string, `Input` for
          * the fragment secret).
          */
@@ -9477,7 +9483,7 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
 
         /**
          * Checks the record `input_json` under the conformance profile named `profile` (e.g.
-         * `receipt-v1`, `message-chain-v1`; see [`profile_names`]) with `context_json`, the
+         * `receipt-v1`, `message-chain-v1`; see `profile_names`) with `context_json`, the
          * vector's context object (keys, expected digests, `now`). Returns normally when the
          * record is accepted; a rejection's variant is the contract's reason class.
          */
@@ -9518,7 +9524,7 @@ public object FfiConverterSequenceTypeAipTrustEvent: FfiConverterRustBuffer<List
          * `lines` JSON Lines, one message per line (blank lines skipped). An empty transcript
          * verifies with a count of 0 and the genesis head.
          *
-         * Errors as [`verify_transcript`]: a failing message's error names its index
+         * Errors as `verify_transcript`: a failing message's error names its index
          * (`message 3: ...`), and a file malformed after it is still `Input` (the whole file's
          * verdict); malformed JSON is `Input` with the byte offset in the file (and `line N:` for
          * JSON Lines), a file that is not a transcript `Schema`, a file that cannot be opened or
