@@ -6,11 +6,10 @@
 use concordia_core::consensus::artifact;
 use concordia_core::consensus::command::{Action, Command};
 use concordia_core::consensus::digest as cdigest;
-use concordia_core::consensus::invitation::{Invitation, Origin};
 use concordia_core::consensus::room::{Room, FULL_CAPACITY};
 use concordia_core::consensus::Outcome;
 use concordia_core::json::{Node, Options};
-use concordia_host::consensus::{apply_wire, new_room};
+use concordia_host::consensus::{apply_wire, check_invitation, new_room, room_outcome};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::JsResult;
@@ -61,15 +60,9 @@ fn summary(email: String, origin: Option<String>, strict: bool) -> JsResult<JsVa
     // The copy of the email (it holds the fragment secret and the email proof) is erased
     // when dropped; the core erases its own parse buffers.
     let email = concordia_host::zeroize::Zeroizing::new(email);
-    let origin = match &origin {
-        Some(o) => Origin::new(o)?,
-        None => Origin::DEFAULT,
-    };
-    let inv = Invitation::parse(email.as_bytes(), &origin)?;
+    let checked = check_invitation(email.as_bytes(), origin.as_deref())?;
+    let inv = if strict { checked.strict()? } else { checked.invitation };
     let c = inv.checks();
-    if strict {
-        c.result()?;
-    }
     let checks = Obj::new()
         .set("https", c.https)
         .set("origin", c.origin)
@@ -167,7 +160,7 @@ pub fn consensus_verify_artifact(
 }
 
 /// Loads a room document (`{revision, digest, deadline, roster, events}` JSON text), runs
-/// each event through the core's room model (`concordia_host::consensus::replay_room`) and
+/// each event through the core's room model (`concordia_host::consensus::room_outcome`) and
 /// reports `{outcome, accepted, refused: [{index, status, reason, message}]}` at `now`, as
 /// `concordia consensus outcome` does.
 ///
@@ -175,10 +168,7 @@ pub fn consensus_verify_artifact(
 /// `SchemaError` / `InputError` for a document that does not load.
 #[wasm_bindgen(js_name = consensusRoomOutcome)]
 pub fn consensus_room_outcome(room_json: &str, now: &JsValue) -> JsResult<JsValue> {
-    let now = timestamp(now)?;
-    let mut nodes = concordia_host::Nodes::new();
-    let doc = nodes.parse(room_json.as_bytes())?;
-    let r = concordia_host::consensus::replay_room(doc.root())?;
+    let r = room_outcome(room_json.as_bytes(), timestamp(now)?)?;
     let refused: js_sys::Array = r
         .refused
         .iter()
@@ -193,11 +183,7 @@ pub fn consensus_room_outcome(room_json: &str, now: &JsValue) -> JsResult<JsValu
         })
         .collect();
     #[allow(clippy::cast_precision_loss)]
-    Ok(Obj::new()
-        .set("outcome", r.room.outcome(now).as_str())
-        .set("accepted", r.room.events().len() as f64)
-        .set("refused", refused)
-        .build())
+    Ok(Obj::new().set("outcome", r.outcome.as_str()).set("accepted", r.accepted as f64).set("refused", refused).build())
 }
 
 /// A live room, the venue's state machine (`concordia_core::consensus::room::Room`, through
@@ -246,20 +232,16 @@ impl ConsensusRoom {
         idempotency_key: Option<String>,
         now: &JsValue,
     ) -> JsResult<JsValue> {
-        let now = timestamp(now)?;
+        let a =
+            apply_wire(&mut self.inner, participant, wire_json.as_bytes(), idempotency_key.as_deref(), timestamp(now)?);
+        let o = Obj::new().set("status", a.status);
         #[allow(clippy::cast_precision_loss)]
-        Ok(match apply_wire(&mut self.inner, participant, wire_json.as_bytes(), idempotency_key.as_deref(), now) {
-            Ok(a) => Obj::new()
-                .set("status", a.status)
-                .set("event", a.event as f64)
-                .set("outcome", a.outcome.as_str())
-                .build(),
-            Err(r) => Obj::new()
-                .set("status", r.status())
-                .set("outcome", self.inner.outcome(now).as_str())
-                .set("refused", r.to_string())
-                .build(),
-        })
+        let o = match (a.event, a.refusal) {
+            (Some(e), _) => o.set("event", e as f64),
+            (None, Some(r)) => o.set("refused", r.to_string()),
+            (None, None) => o,
+        };
+        Ok(o.set("outcome", a.outcome.as_str()).build())
     }
 
     /// The outcome at `now` (a pending round at or past its deadline reads as `expired`).

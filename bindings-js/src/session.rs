@@ -1,6 +1,5 @@
 //! The negotiation session state machine (SPEC §5) as an object.
 
-use concordia_core::message::KeyMap;
 use concordia_core::session::{Role, Timing};
 use concordia_core::sign::PublicKey;
 use wasm_bindgen::prelude::*;
@@ -8,16 +7,13 @@ use wasm_bindgen::prelude::*;
 use crate::errors::JsResult;
 use crate::util::{date, named, opt_u32, timestamp, Obj};
 
-const ROLES: [Role; 4] = [Role::Initiator, Role::Responder, Role::Mediator, Role::Witness];
-
 /// A negotiation session: state, counters, transcript tip and hash, up to 8 parties with
 /// their behaviour summaries (`concordia_host::HostSession`, as on every surface). States
 /// and roles are the SDK's lowercase names (`"proposed"`, `"initiator"`, ...).
 #[wasm_bindgen]
 pub struct Session {
     pub(crate) inner: concordia_host::HostSession,
-    message_nodes: concordia_host::Nodes,
-    key_nodes: concordia_host::Nodes,
+    nodes: concordia_host::session::SessionNodes,
 }
 
 #[wasm_bindgen]
@@ -38,7 +34,7 @@ impl Session {
             t.max_rounds = opt_u32(timing, "maxRounds", what)?.unwrap_or(t.max_rounds);
         }
         let inner = concordia_host::HostSession::new(id, t, timestamp(created_at)?)?;
-        Ok(Session { inner, message_nodes: concordia_host::Nodes::new(), key_nodes: concordia_host::Nodes::new() })
+        Ok(Session { inner, nodes: concordia_host::session::SessionNodes::default() })
     }
 
     /// Registers a party with its role (`initiator`, `responder`, `mediator`, `witness`)
@@ -49,7 +45,7 @@ impl Session {
     /// `InputError` for an unknown role or malformed key, `LimitError` for a ninth party.
     #[wasm_bindgen(js_name = addParty)]
     pub fn add_party(&mut self, agent_id: &str, role: &str, public_key: Option<String>) -> JsResult<()> {
-        let role = named(role, &ROLES, Role::as_str, "role must be initiator, responder, mediator or witness")?;
+        let role = named(role, &Role::ALL, Role::as_str, "role must be initiator, responder, mediator or witness")?;
         let key = public_key.as_deref().map(PublicKey::from_b64).transpose()?;
         self.inner.add_party(agent_id, role, key)?;
         Ok(())
@@ -63,19 +59,8 @@ impl Session {
     /// # Errors
     /// The core's verdict (`SignatureError`, `BindingError`, `TransitionError`, ...).
     pub fn apply(&mut self, message_json: &str, now: &JsValue, keys_json: Option<String>) -> JsResult<String> {
-        let now = timestamp(now)?;
-        let msg = self.message_nodes.parse(message_json.as_bytes())?;
-        let next = match &keys_json {
-            None => {
-                let registered = self.inner.registered_keys();
-                self.inner.apply(msg.root(), &registered, now)?
-            }
-            Some(k) => {
-                let keys = self.key_nodes.parse(k.as_bytes())?;
-                concordia_host::KeyMap::from_value(keys.root())?;
-                self.inner.apply(msg.root(), &KeyMap(keys.root()), now)?
-            }
-        };
+        let keys = keys_json.as_deref().map(str::as_bytes);
+        let next = self.nodes.apply_text(&mut self.inner, message_json.as_bytes(), keys, timestamp(now)?)?;
         Ok(next.as_str().to_string())
     }
 

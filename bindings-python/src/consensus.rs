@@ -11,12 +11,11 @@ use concordia_core::consensus::artifact;
 use concordia_core::consensus::command::{Action, Command as CoreCommand};
 use concordia_core::consensus::credential::Authorization;
 use concordia_core::consensus::digest as cdigest;
-use concordia_core::consensus::invitation::{ExchangeRequest, Invitation as CoreInvitation, Origin};
+use concordia_core::consensus::invitation::{ExchangeRequest, Invitation as CoreInvitation};
 use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
 use concordia_core::json::{Node, Options};
 use concordia_core::time::parse_datetime;
 use concordia_core::Error;
-use concordia_host::consensus::replay_room;
 use concordia_host::{write_vec, Nodes};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -146,13 +145,13 @@ fn invitation(py: Python<'_>, email: &Bound<'_, PyAny>, origin: Option<&str>, st
     // The copy of the email (it holds the fragment secret and the email proof) is erased
     // when dropped; the core erases its own parse buffers.
     let bytes = concordia_host::zeroize::Zeroizing::new(bytes_arg(email, "email")?);
-    let origin = origin.unwrap_or(DEFAULT_ORIGIN);
     let inner = core(py.detach(|| {
-        let inv = CoreInvitation::parse(&bytes, &Origin::new(origin)?)?;
+        let checked = concordia_host::consensus::check_invitation(&bytes, origin)?;
         if strict {
-            inv.checks().result()?;
+            checked.strict()
+        } else {
+            Ok(checked.invitation)
         }
-        Ok(inv)
     }))?;
     Ok(Invitation { inner })
 }
@@ -281,12 +280,10 @@ fn room_outcome(py: Python<'_>, room: &Bound<'_, PyAny>, now: Option<&Bound<'_, 
     let now = time_arg(py, now, parse_datetime)?;
     let text = doc_text(room)?;
     core(py.detach(|| {
-        let mut nodes = Nodes::new();
-        let doc = nodes.parse(&text)?;
-        let r = replay_room(doc.root())?;
+        let r = concordia_host::consensus::room_outcome(&text, now)?;
         Ok(RoomOutcome {
-            outcome: r.room.outcome(now).as_str().to_owned(),
-            accepted: r.room.events().len(),
+            outcome: r.outcome.as_str().to_owned(),
+            accepted: r.accepted,
             refused: r.refused.iter().map(|(i, f)| (*i, f.status(), f.reason().to_owned(), f.to_string())).collect(),
         })
     }))
@@ -336,21 +333,12 @@ impl Room {
             Ok(c) => c.get().wire_body.clone().into_bytes(),
             Err(_) => doc_text(command)?,
         };
+        let a = concordia_host::consensus::apply_wire(&mut self.inner, participant, &wire, idempotency_key, now);
         let d = PyDict::new(py);
-        match concordia_host::consensus::apply_wire(&mut self.inner, participant, &wire, idempotency_key, now) {
-            Ok(a) => {
-                d.set_item("status", a.status)?;
-                d.set_item("event", a.event)?;
-                d.set_item("outcome", a.outcome.as_str())?;
-                d.set_item("refused", py.None())?;
-            }
-            Err(r) => {
-                d.set_item("status", r.status())?;
-                d.set_item("event", py.None())?;
-                d.set_item("outcome", self.inner.outcome(now).as_str())?;
-                d.set_item("refused", r.to_string())?;
-            }
-        }
+        d.set_item("status", a.status)?;
+        d.set_item("event", a.event)?;
+        d.set_item("outcome", a.outcome.as_str())?;
+        d.set_item("refused", a.refusal.map(|r| r.to_string()))?;
         Ok(d)
     }
 
@@ -387,7 +375,7 @@ fn verify_artifact(
     let outcome = Outcome::parse(outcome).map_err(|_| {
         new_err(
             Exc::InvalidArgument,
-            format!("unknown outcome {outcome:?} (allowed: {})", OUTCOMES.join(", ")),
+            format!("unknown outcome {outcome:?} (allowed: {})", outcome_words().join(", ")),
             Some("input"),
         )
     })?;
@@ -397,20 +385,16 @@ fn verify_artifact(
     }))
 }
 
-const OUTCOMES: [&str; 5] = [
-    Outcome::Pending.as_str(),
-    Outcome::Reached.as_str(),
-    Outcome::Disagreed.as_str(),
-    Outcome::NoConsensus.as_str(),
-    Outcome::Expired.as_str(),
-];
+fn outcome_words() -> [&'static str; 5] {
+    Outcome::ALL.map(Outcome::as_str)
+}
 
 /// Builds `concordia_rs.consensus` and registers it.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), MODULE)?;
     m.add("DEFAULT_ORIGIN", DEFAULT_ORIGIN)?;
     m.add("ACTIONS", Action::ALL.iter().map(|a| a.as_str()).collect::<Vec<_>>())?;
-    m.add("OUTCOMES", OUTCOMES.to_vec())?;
+    m.add("OUTCOMES", outcome_words().to_vec())?;
     m.add_class::<Invitation>()?;
     m.add_class::<Command>()?;
     m.add_class::<RoomOutcome>()?;

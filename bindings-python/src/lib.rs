@@ -712,13 +712,8 @@ fn enum_value(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 fn role_of(obj: &Bound<'_, PyAny>) -> PyResult<Role> {
-    match enum_value(obj)?.as_str() {
-        "initiator" => Ok(Role::Initiator),
-        "responder" => Ok(Role::Responder),
-        "mediator" => Ok(Role::Mediator),
-        "witness" => Ok(Role::Witness),
-        other => Err(new_err(Exc::InvalidArgument, format!("unknown party role: {other}"), Some("input"))),
-    }
+    let role = enum_value(obj)?;
+    Role::parse(&role).map_err(|_| new_err(Exc::InvalidArgument, format!("unknown party role: {role}"), Some("input")))
 }
 
 type CoreSession = concordia_host::HostSession;
@@ -845,13 +840,10 @@ impl Session {
             None => now_ts(py)?,
         };
         let resolver = PyResolver { f: public_key_resolver.filter(|f| !f.is_none()), err: RefCell::new(None) };
-        let registered = self.inner.registered_keys();
+        let keys = resolver.f.is_some().then_some(&resolver);
         let inner = &mut self.inner;
         let state = with_doc(&text, &Options::default(), |v| {
-            // The resolver is authoritative (core `Session::apply`); the registered keys
-            // stand in only when the caller gave none.
-            let r =
-                if resolver.f.is_some() { inner.apply(v, &resolver, now) } else { inner.apply(v, &registered, now) };
+            let r = concordia_host::session::apply_message(inner, v, keys, now);
             if let Some(e) = resolver.err.borrow_mut().take() {
                 return Err(e);
             }

@@ -5,15 +5,15 @@
 use concordia_core::consensus::artifact::verify_artifact;
 use concordia_core::consensus::command::{Action, Command};
 use concordia_core::consensus::digest::{markdown_digest, revision_digest};
-use concordia_core::consensus::invitation::{Invitation, Origin};
-use concordia_core::consensus::{Outcome, DEFAULT_ORIGIN};
+use concordia_core::consensus::Outcome;
 use concordia_core::time::parse_datetime;
-use concordia_host::consensus::replay_room;
+use concordia_core::Error;
+use concordia_host::consensus::{check_invitation, room_outcome_of};
 
 use crate::outln;
 use crate::util::{
-    allowed_values, bad_arg, bad_sub, fail, json_str, nodes_for, one_line, parse, read_input, stderr_line, sub_help,
-    usage, Args, CliResult, VecSink, OUTCOMES,
+    allowed_values, bad_arg, bad_sub, fail, json_str, nodes_for, one_line, outcome_words, parse, read_input,
+    stderr_line, sub_help, usage, Args, CliResult, VecSink,
 };
 
 pub const HELP: &str = "concordia consensus <subcommand>: Consensus venue primitives
@@ -88,12 +88,15 @@ fn md_digest(args: Args) -> CliResult {
 }
 
 fn invitation(mut args: Args) -> CliResult {
-    let origin_text = args.value("--origin")?.unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
-    let origin = Origin::new(&origin_text).map_err(|e| bad_arg("--origin", e))?;
+    let origin = args.value("--origin")?;
     let (name, input) = one_file(args)?;
     // The email holds the fragment secret and the email proof: erased when dropped.
     let input = concordia_host::zeroize::Zeroizing::new(input);
-    let inv = Invitation::parse(&input, &origin).map_err(|e| fail(&name, e))?;
+    let checked = check_invitation(&input, origin.as_deref()).map_err(|e| match e {
+        Error::InvalidArgument("origin") => bad_arg("--origin", e),
+        e => fail(&name, e),
+    })?;
+    let inv = &checked.invitation;
     let checks = inv.checks();
     let list: Vec<String> = checks.named().iter().map(|(n, ok)| format!("{}:{ok}", json_str(n))).collect();
     outln!(
@@ -103,7 +106,7 @@ fn invitation(mut args: Args) -> CliResult {
         json_str(inv.id()),
         checks.all()
     )?;
-    checks.result().map_err(|e| fail(&name, e))
+    checked.strict().map(drop).map_err(|e| fail(&name, e))
 }
 
 fn command(mut args: Args) -> CliResult {
@@ -134,13 +137,11 @@ fn outcome(mut args: Args) -> CliResult {
     let (name, input) = one_file(args)?;
     let mut nodes = nodes_for(&input)?;
     let doc = parse(&name, &input, &mut nodes)?;
-    let replay = replay_room(doc.root()).map_err(|e| fail(&name, e))?;
-    for (i, refusal) in &replay.refused {
+    let r = room_outcome_of(doc.root(), now).map_err(|e| fail(&name, e))?;
+    for (i, refusal) in &r.refused {
         stderr_line(&format!("event {i}: {refusal}"));
     }
-    let room = replay.room;
-    let word: Outcome = room.outcome(now);
-    outln!("{word}")?;
+    outln!("{}", r.outcome)?;
     Ok(())
 }
 
@@ -149,7 +150,7 @@ fn verify(mut args: Args) -> CliResult {
     let hex = args.value("--sha256")?.ok_or_else(|| usage("--sha256 is required"))?;
     let outcome = match args.value("--outcome")? {
         Some(o) => Outcome::parse(&o).map_err(|_| {
-            usage(format!("--outcome: unknown outcome `{}` (allowed: {})", one_line(&o), OUTCOMES.join(", ")))
+            usage(format!("--outcome: unknown outcome `{}` (allowed: {})", one_line(&o), outcome_words().join(", ")))
         })?,
         None => Outcome::Reached,
     };

@@ -2,7 +2,6 @@
 //! message sequence and report what it does with each message.
 
 use concordia_core::json::{Kind, Value};
-use concordia_core::message::KeyMap;
 use concordia_core::session::{Role, Session, Timing};
 use concordia_core::time::{self, Timestamp};
 use concordia_core::Error;
@@ -13,7 +12,8 @@ use crate::util::{fail, json_str, need_sub, nodes_for, parse, read_input, usage,
 
 pub const HELP: &str = "concordia session replay --session SESSION.json [--json] MESSAGES.json
   Applies each message of MESSAGES.json (an array, or {\"messages\": [...]}) to a session and
-  prints, per message, the new state or the error; a refused message leaves the session
+  prints, per message, the new state or the error (with --json: its reason class and the
+  reference SDK's exception name); a refused message leaves the session
   unchanged and replay goes on with the next one.
   SESSION.json: {\"session_id\": \"...\", \"created_at\": \"RFC 3339\",
                  \"timing\": {\"session_ttl\": 86400, \"offer_ttl\": 3600, \"max_rounds\": 20},
@@ -40,18 +40,9 @@ pub fn sdk_error_name(e: &Error) -> &'static str {
 
 fn role(v: Option<Value<'_>>) -> CliResult<Role> {
     let r = v.and_then(concordia_host::string_value).unwrap_or_default();
-    let r = r.as_str();
-    Ok(match r {
-        "initiator" => Role::Initiator,
-        "responder" => Role::Responder,
-        "mediator" => Role::Mediator,
-        "witness" => Role::Witness,
-        _ => {
-            return Err(usage(format!(
-                "unknown role `{}` (allowed: initiator, responder, mediator, witness)",
-                crate::util::one_line(r)
-            )))
-        }
+    Role::parse(&r).map_err(|_| {
+        let allowed: Vec<&str> = Role::ALL.iter().map(|r| r.as_str()).collect();
+        usage(format!("unknown role `{}` (allowed: {})", crate::util::one_line(&r), allowed.join(", ")))
     })
 }
 
@@ -116,7 +107,8 @@ pub fn run(mut args: Args) -> CliResult {
         };
         session.add_party(id, role(p.get("role"))?, key).map_err(|e| fail(&sname, e))?;
     }
-    let keys = spec.get("public_keys_b64url").filter(|k| k.kind() == Kind::Object);
+    // Present, it is the only key source, and must be an object (the host's rule).
+    let keys = spec.get("public_keys_b64url");
 
     let mut refused = 0;
     let mut first_refusal: Option<(usize, Error)> = None;
@@ -126,15 +118,7 @@ pub fn run(mut args: Args) -> CliResult {
             .and_then(concordia_host::string_value)
             .and_then(|t| time::parse_datetime(&t).ok())
             .unwrap_or(created_at);
-        // The resolver is authoritative (Session::apply): the spec's key map when it has
-        // one, else the keys registered with the parties.
-        let result = match keys {
-            Some(k) => session.apply(m, &KeyMap(k), now),
-            None => {
-                let registered = session.registered_keys();
-                session.apply(m, &registered, now)
-            }
-        };
+        let result = concordia_host::session::apply_json(&mut session, m, keys, now);
         match result {
             Ok(state) => {
                 if as_json {
@@ -148,7 +132,8 @@ pub fn run(mut args: Args) -> CliResult {
                 first_refusal.get_or_insert((i, e));
                 if as_json {
                     outln!(
-                        "{{\"error\":\"{}\",\"index\":{i},\"message\":{},\"ok\":false,\"state\":\"{}\"}}",
+                        "{{\"class\":\"{}\",\"error\":\"{}\",\"index\":{i},\"message\":{},\"ok\":false,\"state\":\"{}\"}}",
+                        e.class().as_str(),
                         sdk_error_name(&e),
                         json_str(&e.to_string()),
                         session.state().as_str()

@@ -108,8 +108,10 @@ pub fn allowed_values(e: &Error) -> Option<String> {
     let words = |w: &[&str]| format!("allowed: {}", w.join(", "));
     match e {
         Error::Schema("action") => Some(words(&Action::ALL.map(Action::as_str))),
-        Error::Schema("participant kind") => Some(words(&["human", "agent"])),
-        Error::Schema("outcome") => Some(words(&OUTCOMES)),
+        Error::Schema("participant kind") => {
+            Some(words(&concordia_core::consensus::room::ParticipantKind::ALL.map(|k| k.as_str())))
+        }
+        Error::Schema("outcome") => Some(words(&outcome_words())),
         Error::Schema("invitation markers") => {
             Some(format!("expected one block between the lines `{BEGIN_MARKER}` and `{END_MARKER}`, see examples/consensus/email.txt"))
         }
@@ -118,7 +120,9 @@ pub fn allowed_values(e: &Error) -> Option<String> {
 }
 
 /// The outcome words of `concordia_core::consensus::Outcome`.
-pub const OUTCOMES: [&str; 5] = ["pending", "reached", "disagreed", "no_consensus", "expired"];
+pub fn outcome_words() -> [&'static str; 5] {
+    concordia_core::consensus::Outcome::ALL.map(concordia_core::consensus::Outcome::as_str)
+}
 
 /// The help of one subcommand of a command group: the entries of `group_help` (lines with
 /// two spaces of indent, then `prefix` and `path`, and the more indented lines that follow

@@ -63,6 +63,10 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, in the order of the wire words below.
+    pub const ALL: [Outcome; 5] =
+        [Outcome::Pending, Outcome::Reached, Outcome::Disagreed, Outcome::NoConsensus, Outcome::Expired];
+
     /// The wire word: `pending`, `reached`, `disagreed`, `no_consensus` or `expired`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
@@ -80,14 +84,7 @@ impl Outcome {
     /// # Errors
     /// [`crate::Error::Schema`] for any other text.
     pub fn parse(s: &str) -> crate::Result<Outcome> {
-        Ok(match s {
-            "pending" => Outcome::Pending,
-            "reached" => Outcome::Reached,
-            "disagreed" => Outcome::Disagreed,
-            "no_consensus" => Outcome::NoConsensus,
-            "expired" => Outcome::Expired,
-            _ => return Err(crate::Error::Schema("outcome")),
-        })
+        Outcome::ALL.into_iter().find(|o| o.as_str() == s).ok_or(crate::Error::Schema("outcome"))
     }
 
     /// True for every outcome but [`Outcome::Pending`]: the round is closed for good.

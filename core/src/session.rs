@@ -185,6 +185,9 @@ pub enum Role {
 }
 
 impl Role {
+    /// Every role, in the order of the SDK's `PartyRole`.
+    pub const ALL: [Role; 4] = [Role::Initiator, Role::Responder, Role::Mediator, Role::Witness];
+
     /// The wire name.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
@@ -194,6 +197,14 @@ impl Role {
             Role::Mediator => "mediator",
             Role::Witness => "witness",
         }
+    }
+
+    /// Parses the wire name (compared with the decoded text: a caller passes decoded text).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`]`("unknown role")` for any other text.
+    pub fn parse(s: &str) -> Result<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == s).ok_or(Error::InvalidArgument("unknown role"))
     }
 }
 

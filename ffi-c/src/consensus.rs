@@ -7,9 +7,9 @@
 
 use concordia_core::consensus::artifact;
 use concordia_core::consensus::command::{Action, Command};
-use concordia_core::consensus::digest::{self as cdigest, HexDigest};
-use concordia_core::consensus::invitation::{Invitation, Origin, MAX_URL};
-use concordia_core::consensus::room::{ParticipantKind, Refusal, Room, Roster, FULL_CAPACITY};
+use concordia_core::consensus::digest as cdigest;
+use concordia_core::consensus::invitation::MAX_URL;
+use concordia_core::consensus::room::{ParticipantKind, Room, FULL_CAPACITY};
 use concordia_core::consensus::Outcome;
 use concordia_core::digest::Digest;
 use concordia_core::json::{Node, Options};
@@ -76,6 +76,17 @@ pub enum concordia_consensus_participant_kind {
     /// An invited agent.
     CONCORDIA_CONSENSUS_AGENT = 1,
 }
+
+// The kinds' values are their index in the core's `ParticipantKind::ALL`.
+const _: () = assert!(
+    matches!(
+        ParticipantKind::ALL[concordia_consensus_participant_kind::CONCORDIA_CONSENSUS_HUMAN as usize],
+        ParticipantKind::Human
+    ) && matches!(
+        ParticipantKind::ALL[concordia_consensus_participant_kind::CONCORDIA_CONSENSUS_AGENT as usize],
+        ParticipantKind::Agent
+    )
+);
 
 fn action_in(v: u32) -> FfiResult<Action> {
     usize::try_from(v)
@@ -284,11 +295,9 @@ pub extern "C" fn concordia_consensus_invitation_check(
             return Err(NULL);
         }
         let email = bytes_in(email, email_len)?;
-        let origin = match origin.opt_text()? {
-            Some(o) => Origin::new(o)?,
-            None => Origin::DEFAULT,
-        };
-        let inv = Invitation::parse(email, &origin)?;
+        let origin = origin.opt_text()?;
+        let checked = concordia_host::consensus::check_invitation(email, origin)?;
+        let inv = &checked.invitation;
         let (id, href) = (inv.id().as_bytes(), inv.exchange_href().as_bytes());
         let id_dst = info.invitation_id.get_mut(..id.len()).ok_or(Fail::Code(concordia_result::CONCORDIA_INTERNAL))?;
         id_dst.copy_from_slice(id);
@@ -303,7 +312,7 @@ pub extern "C" fn concordia_consensus_invitation_check(
         info.uuids = c.uuids.into();
         info.secret = c.secret.into();
         info.valid = c.all().into();
-        Ok(c.result()?)
+        Ok(checked.strict().map(drop)?)
     })
 }
 
@@ -407,7 +416,7 @@ pub extern "C" fn concordia_consensus_command_parse(
 ///
 /// Thread safety: not synchronized; use from one thread at a time (it may move between
 /// threads).
-pub struct concordia_consensus_room(Room<FULL_CAPACITY>);
+pub struct concordia_consensus_room(Box<Room<FULL_CAPACITY>>);
 
 /// One roster entry for concordia_consensus_room_new.
 #[repr(C)]
@@ -443,18 +452,14 @@ pub extern "C" fn concordia_consensus_room_new(
         let out = out_ref(out)?;
         *out = std::ptr::null_mut();
         let digest = digest.text()?;
-        let digest = Digest::parse_hex(HexDigest::normalize(digest)?.as_str())?;
         let entries = slice_in(roster, roster_count)?;
-        let mut members = Roster::new();
+        let mut members = Vec::with_capacity(entries.len());
         for p in entries {
-            let kind = match p.kind {
-                0 => ParticipantKind::Human,
-                1 => ParticipantKind::Agent,
-                _ => return Err(Fail::Core(Error::InvalidArgument("unknown participant kind"))),
-            };
-            members.push(p.id.text()?, kind)?;
+            let kind = usize::try_from(p.kind).ok().and_then(|k| ParticipantKind::ALL.get(k));
+            let kind = kind.ok_or(Fail::Core(Error::InvalidArgument("unknown participant kind")))?;
+            members.push((p.id.text()?, kind.as_str()));
         }
-        let room = Room::new(revision, digest, Timestamp::from_unix(deadline), members)?;
+        let room = concordia_host::consensus::new_room(revision, digest, Timestamp::from_unix(deadline), &members)?;
         handle_new(concordia_consensus_room(room), out);
         Ok(())
     })
@@ -462,7 +467,7 @@ pub extern "C" fn concordia_consensus_room_new(
 
 /// A caller's room handle, to change.
 fn room_mut<'a>(room: *mut concordia_consensus_room) -> FfiResult<&'a mut Room<FULL_CAPACITY>> {
-    handle_mut(room).map(|r| &mut r.0)
+    handle_mut(room).map(|r| &mut *r.0)
 }
 
 /// What concordia_consensus_room_apply did.
@@ -513,31 +518,13 @@ pub extern "C" fn concordia_consensus_room_apply(
         }
         let (participant, key) = (participant.text()?, key.opt_text()?);
         let wire = bytes_in(wire, wire_len)?;
-        let mut nodes = vec![Node::EMPTY; 16];
-        let cmd = match Command::parse_wire(wire, &mut nodes) {
-            Ok(c) => c,
-            Err(e) => {
-                applied.status = Refusal::BadRequest(e).status().into();
-                return Err(Fail::Core(e));
-            }
+        let a = concordia_host::consensus::apply_wire(room, participant, wire, key, now);
+        *applied = concordia_consensus_applied {
+            status: a.status.into(),
+            event: a.event.unwrap_or(0),
+            outcome: outcome_out(a.outcome)?,
         };
-        let derived = cmd.idempotency_key();
-        let key = key.unwrap_or(derived.as_str());
-        match room.apply(participant, &cmd, key, now) {
-            Ok(a) => {
-                *applied = concordia_consensus_applied {
-                    status: a.status.into(),
-                    event: a.event,
-                    outcome: outcome_out(a.outcome)?,
-                };
-                Ok(())
-            }
-            Err(refusal) => {
-                applied.status = refusal.status().into();
-                applied.outcome = outcome_out(room.outcome(now))?;
-                Err(Fail::Core(refusal.into()))
-            }
-        }
+        Ok(a.result()?)
     })
 }
 

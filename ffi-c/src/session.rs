@@ -1,15 +1,13 @@
 //! The negotiation session state machine (SPEC §5) as an opaque object.
 
-use concordia_core::json::Kind;
-use concordia_core::message::KeyMap;
 use concordia_core::session::{Role, State, Timing};
 use concordia_core::time::Timestamp;
 use concordia_core::Error;
-use concordia_host::Nodes;
+use concordia_host::session::SessionNodes;
 
 use crate::boundary::{
     bytes_in, bytes_out, copy_out, guard, handle_free, handle_mut, handle_new, handle_ref, opt_in, opt_out, out_ref,
-    parse, Fail, FfiResult, NULL,
+    Fail, FfiResult, NULL,
 };
 use crate::keys::public_key_in;
 use crate::{concordia_result, concordia_str};
@@ -34,8 +32,7 @@ type CoreSession = concordia_host::HostSession;
 /// threads).
 pub struct concordia_session {
     pub(crate) session: CoreSession,
-    nodes: Nodes,
-    key_nodes: Nodes,
+    nodes: SessionNodes,
 }
 
 /// The six session states of SPEC §5.1.
@@ -81,6 +78,14 @@ pub struct concordia_timing {
     /// Maximum number of offers and counters (default: the core's `Timing::default()`).
     pub max_rounds: u32,
 }
+
+// The roles' values are their index in the core's `Role::ALL`.
+const _: () = assert!(
+    matches!(Role::ALL[concordia_role::CONCORDIA_ROLE_INITIATOR as usize], Role::Initiator)
+        && matches!(Role::ALL[concordia_role::CONCORDIA_ROLE_RESPONDER as usize], Role::Responder)
+        && matches!(Role::ALL[concordia_role::CONCORDIA_ROLE_MEDIATOR as usize], Role::Mediator)
+        && matches!(Role::ALL[concordia_role::CONCORDIA_ROLE_WITNESS as usize], Role::Witness)
+);
 
 fn state_code(s: State) -> concordia_state {
     match s {
@@ -145,7 +150,7 @@ pub extern "C" fn concordia_session_new(
             None => Timing::default(),
         };
         let session = CoreSession::new(id, timing, Timestamp::from_unix(created_at))?;
-        handle_new(concordia_session { session, nodes: Nodes::new(), key_nodes: Nodes::new() }, out);
+        handle_new(concordia_session { session, nodes: SessionNodes::default() }, out);
         Ok(())
     })
 }
@@ -175,13 +180,8 @@ pub extern "C" fn concordia_session_add_party(
             return Err(NULL);
         }
         let agent_id = agent_id.text()?;
-        let role = match role {
-            0 => Role::Initiator,
-            1 => Role::Responder,
-            2 => Role::Mediator,
-            3 => Role::Witness,
-            _ => return Err(Fail::Core(Error::InvalidArgument("unknown role"))),
-        };
+        let role = usize::try_from(role).ok().and_then(|r| Role::ALL.get(r).copied());
+        let role = role.ok_or(Fail::Core(Error::InvalidArgument("unknown role")))?;
         let key = if public_key.is_null() { None } else { Some(public_key_in(public_key, public_key_len)?) };
         s.session.add_party(agent_id, role, key)?;
         Ok(())
@@ -223,18 +223,8 @@ pub extern "C" fn concordia_session_apply(
         }
         let message = bytes_in(message, message_len)?;
         let keys = bytes_in(keys_json, keys_len)?;
-        let concordia_session { session, nodes, key_nodes } = s;
-        let msg = parse(message, nodes)?;
-        let next = if keys_json.is_null() {
-            let registered = session.registered_keys();
-            session.apply(msg.root(), &registered, Timestamp::from_unix(now))?
-        } else {
-            let keys = parse(keys, key_nodes)?;
-            if keys.root().kind() != Kind::Object {
-                return Err(Fail::Core(Error::Schema("keys must be an object of agent_id to public key")));
-            }
-            session.apply(msg.root(), &KeyMap(keys.root()), Timestamp::from_unix(now))?
-        };
+        let keys = (!keys_json.is_null()).then_some(keys);
+        let next = s.nodes.apply_text(&mut s.session, message, keys, Timestamp::from_unix(now))?;
         if let Some(st) = opt_out(state) {
             *st = state_code(next);
         }

@@ -8,17 +8,16 @@ use std::time::SystemTime;
 use concordia_core::consensus::artifact;
 use concordia_core::consensus::command::{Action as CoreAction, Command};
 use concordia_core::consensus::digest as cdigest;
-use concordia_core::consensus::invitation::{Invitation, Origin};
 use concordia_core::consensus::Outcome as CoreOutcome;
 use concordia_core::json::{Node, Options};
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use concordia_core::consensus::room::{Room, FULL_CAPACITY};
-use concordia_host::consensus::{apply_wire, new_room, replay_room};
+use concordia_core::consensus::room::{ParticipantKind, Room, FULL_CAPACITY};
+use concordia_host::consensus::{apply_wire, check_invitation, new_room, room_outcome};
 
 use crate::errors::ConsensusError;
-use crate::util::{parse, parse_with, timestamp, utf8, write_vec};
+use crate::util::{parse_with, timestamp, utf8, write_vec};
 
 /// A room action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
@@ -161,15 +160,9 @@ fn summary(email: String, origin: Option<&str>, strict: bool) -> Result<Invitati
     // The copy of the email (it holds the fragment secret and the email proof) is erased
     // when dropped; the core erases its own parse buffers.
     let email = concordia_host::zeroize::Zeroizing::new(email);
-    let origin = match origin {
-        Some(o) => Origin::new(o)?,
-        None => Origin::DEFAULT,
-    };
-    let inv = Invitation::parse(email.as_bytes(), &origin)?;
+    let checked = check_invitation(email.as_bytes(), origin)?;
+    let inv = if strict { checked.strict()? } else { checked.invitation };
     let c = inv.checks();
-    if strict {
-        c.result()?;
-    }
     Ok(InvitationSummary {
         invitation_id: inv.id().to_string(),
         exchange_href: inv.exchange_href().to_string(),
@@ -307,13 +300,10 @@ fn outcome_of(o: CoreOutcome) -> Result<ConsensusOutcome, ConsensusError> {
 /// outcome` does.
 #[uniffi::export]
 pub fn consensus_room_outcome(room_json: String, now: SystemTime) -> Result<ConsensusRoomOutcome, ConsensusError> {
-    let now = timestamp(now)?;
-    let mut nodes = concordia_host::Nodes::new();
-    let doc = parse(room_json.as_bytes(), &mut nodes)?;
-    let r = replay_room(doc.root())?;
+    let r = room_outcome(room_json.as_bytes(), timestamp(now)?)?;
     Ok(ConsensusRoomOutcome {
-        outcome: outcome_of(r.room.outcome(now))?,
-        accepted: r.room.events().len() as u64,
+        outcome: outcome_of(r.outcome)?,
+        accepted: r.accepted as u64,
         refused: r
             .refused
             .iter()
@@ -393,8 +383,8 @@ impl ConsensusRoom {
             .iter()
             .map(|p| {
                 let kind = match p.kind {
-                    ConsensusParticipantKind::Human => "human",
-                    ConsensusParticipantKind::Agent => "agent",
+                    ConsensusParticipantKind::Human => ParticipantKind::Human.as_str(),
+                    ConsensusParticipantKind::Agent => ParticipantKind::Agent.as_str(),
                 };
                 (p.id.as_str(), kind)
             })
@@ -413,20 +403,12 @@ impl ConsensusRoom {
         now: SystemTime,
     ) -> Result<ConsensusApplied, ConsensusError> {
         let now = timestamp(now)?;
-        let mut room = self.lock();
-        Ok(match apply_wire(&mut room, &participant, wire_json.as_bytes(), idempotency_key.as_deref(), now) {
-            Ok(a) => ConsensusApplied {
-                status: a.status,
-                event: Some(a.event as u64),
-                outcome: outcome_of(a.outcome)?,
-                refused: None,
-            },
-            Err(r) => ConsensusApplied {
-                status: r.status(),
-                event: None,
-                outcome: outcome_of(room.outcome(now))?,
-                refused: Some(r.to_string()),
-            },
+        let a = apply_wire(&mut self.lock(), &participant, wire_json.as_bytes(), idempotency_key.as_deref(), now);
+        Ok(ConsensusApplied {
+            status: a.status,
+            event: a.event.map(|e| e as u64),
+            outcome: outcome_of(a.outcome)?,
+            refused: a.refusal.map(|r| r.to_string()),
         })
     }
 

@@ -3,12 +3,11 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
-use concordia_core::message::KeyMap;
 use concordia_core::session::{Role as CoreRole, State as CoreState, Timing as CoreTiming};
 use concordia_core::sign::PublicKey;
 
 use crate::errors::ProtocolError;
-use crate::util::{parse, parse_keys, system_time, timestamp};
+use crate::util::{system_time, timestamp};
 
 /// Parties a session holds.
 pub const MAX_PARTIES: usize = concordia_host::SESSION_MAX_PARTIES;
@@ -136,7 +135,7 @@ pub struct PartyInfo {
 #[derive(uniffi::Object)]
 pub struct Session {
     pub(crate) inner: Mutex<Inner>,
-    nodes: Mutex<(concordia_host::Nodes, concordia_host::Nodes)>,
+    nodes: Mutex<concordia_host::session::SessionNodes>,
 }
 
 impl std::fmt::Debug for Session {
@@ -161,7 +160,7 @@ impl Session {
         let session = Inner::new(&id, timing, timestamp(created_at)?)?;
         Ok(Arc::new(Session {
             inner: Mutex::new(session),
-            nodes: Mutex::new((concordia_host::Nodes::new(), concordia_host::Nodes::new())),
+            nodes: Mutex::new(concordia_host::session::SessionNodes::default()),
         }))
     }
 
@@ -191,19 +190,8 @@ impl Session {
     ) -> Result<SessionState, ProtocolError> {
         let now = timestamp(now)?;
         let mut nodes = self.nodes.lock().unwrap_or_else(PoisonError::into_inner);
-        let (message_nodes, key_nodes) = &mut *nodes;
-        let msg = parse(message_json.as_bytes(), message_nodes)?;
-        let mut session = self.lock();
-        let next = match &keys_json {
-            None => {
-                let registered = session.registered_keys();
-                session.apply(msg.root(), &registered, now)?
-            }
-            Some(k) => {
-                let keys = parse_keys(k.as_bytes(), key_nodes)?;
-                session.apply(msg.root(), &KeyMap(keys.root()), now)?
-            }
-        };
+        let keys = keys_json.as_deref().map(str::as_bytes);
+        let next = nodes.apply_text(&mut self.lock(), message_json.as_bytes(), keys, now)?;
         Ok(next.into())
     }
 

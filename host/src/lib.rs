@@ -18,7 +18,10 @@
 //! * **growable output** ([`VecSink`], [`write_vec`], [`canonical`]);
 //! * **the one composition of credential verification** ([`vc::verify_credential`]: one
 //!   policy, the clock read here by default);
-//! * **key maps parsed once** ([`KeyMap`]) and **the host session type** ([`HostSession`]);
+//! * **key maps parsed once** ([`KeyMap`]), **the host session type** ([`HostSession`]) and
+//!   **the one composition of session apply** ([`session::apply_message`]: the key source);
+//! * **the Consensus compositions** ([`consensus::apply_wire`], [`consensus::room_outcome`],
+//!   [`consensus::check_invitation`]);
 //! * **input of any size** ([`read_all`]: fallible growth, an optional cap) and **streaming
 //!   of top-level arrays and JSON Lines** ([`ArrayReader`]: one element at a time, memory
 //!   bounded by the largest element, the whole document's verdict), and **transcripts
@@ -48,6 +51,7 @@ pub mod consensus;
 pub mod par;
 pub mod read;
 pub mod replay;
+pub mod session;
 pub mod store;
 pub mod stream;
 pub mod transcript;

@@ -7,7 +7,10 @@
 # bytes), the CLI, the C ABI and UniFFI's Python backend, and asserts one verdict, never
 # more lenient than the SDK, and no second accepted spelling of a signature; and
 # aip_open_verdict.py: one corpus of AIP envelopes through every surface's open (CLI, C,
-# the wheel, UniFFI), one verdict and reason class each.
+# the wheel, UniFFI), one verdict and reason class each; vc_verdict.py (credential verify);
+# and consensus_session_verdict.py: invitation checks, room commands (live rooms and room
+# logs replayed) and session apply through the CLI, C, the wheel and UniFFI, session apply
+# against the reference SDK too.
 #
 #   tools/ci/verdict.sh
 #   VERDICT_TABLE_OUT=table.json tools/ci/verdict.sh   # also write the class table as JSON
@@ -58,6 +61,6 @@ cp "$uniffi_lib" "$work/uniffi/"
 CONCORDIA_CLI="$cli" CONCORDIA_FFI_LIB="$ffi_lib" CONCORDIA_UNIFFI_PY="$work/uniffi" \
     step "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir=tests-py/verdict \
     --confcutdir=tests-py/verdict tests-py/verdict/cross_surface_verdict.py tests-py/verdict/es256_verdict.py \
-    tests-py/verdict/aip_open_verdict.py tests-py/verdict/vc_verdict.py
+    tests-py/verdict/aip_open_verdict.py tests-py/verdict/vc_verdict.py tests-py/verdict/consensus_session_verdict.py
 
 echo "==> tools/ci/verdict.sh passed in $((SECONDS - started))s"

@@ -57,16 +57,24 @@ pub enum ParticipantKind {
 }
 
 impl ParticipantKind {
+    /// Every kind.
+    pub const ALL: [ParticipantKind; 2] = [ParticipantKind::Human, ParticipantKind::Agent];
+
+    /// The wire word: `human` or `agent`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ParticipantKind::Human => "human",
+            ParticipantKind::Agent => "agent",
+        }
+    }
+
     /// Parses `human` or `agent`.
     ///
     /// # Errors
     /// [`Error::Schema`]`("participant kind")` otherwise.
     pub fn parse(s: &str) -> Result<Self> {
-        match s {
-            "human" => Ok(ParticipantKind::Human),
-            "agent" => Ok(ParticipantKind::Agent),
-            _ => Err(Error::Schema("participant kind")),
-        }
+        ParticipantKind::ALL.into_iter().find(|k| k.as_str() == s).ok_or(Error::Schema("participant kind"))
     }
 }
 
