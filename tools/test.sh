@@ -136,8 +136,8 @@ preflight() {
         if ! cmp -s bindings-js/package-lock.json bindings-js/node_modules/.concordia-installed 2>/dev/null; then
             need_network "the npm package's devDependencies (bindings-js/package-lock.json)" https://registry.npmjs.org/
         fi
-        if [[ ! -f .venv/.concordia-rs-build.installed ]]; then
-            need_network "maturin (the Python wheel's build tool)" https://pypi.org/simple/maturin/
+        if ! cmp -s bindings-python/requirements-wheels.txt "${CARGO_TARGET_DIR:-target}/wheel-tools/.installed" 2>/dev/null; then
+            need_network "maturin and zig (the Python wheels' build tools, bindings-python/requirements-wheels.txt)" https://pypi.org/simple/maturin/
         fi
         if [[ ! -f .cache/kotlin/0.19.0.944/.complete ]]; then
             need_network "the Kotlin compiler (the wheel kotlin-jupyter-kernel, 81 MB)" https://pypi.org/simple/kotlin-jupyter-kernel/
