@@ -43,7 +43,8 @@ mirror=http://deb.debian.org/debian
 # The recipe: a change here rebuilds the root.
 packages=python3,python3-venv,gcc,make,libc6-dev,zlib1g-dev,libffi-dev,xz-utils
 cpython_src=python3.11
-recipe="bullseye minbase $packages; CPython from bookworm's $cpython_src source, configure --prefix=/opt/cpython --with-ensurepip=no"
+prefix=/opt/cpython-${cpython_src#python}
+recipe="bullseye minbase $packages; CPython from bookworm's $cpython_src source, configure --prefix=$prefix --with-ensurepip=no"
 mkdir -p "$cache"
 
 in_root() {
@@ -57,6 +58,7 @@ if [[ "$(cat "$broot/.concordia-recipe" 2>/dev/null)" != "$recipe" ]]; then
     echo "==> debootstrap --variant=minbase bullseye $tmp (once; a few minutes)"
     debootstrap --variant=minbase --include="$packages" bullseye "$tmp" "$mirror" >"$cache/bullseye.log" 2>&1 ||
         { tail -n 20 "$cache/bullseye.log" >&2; exit 1; }
+    rm -f "$tmp"/var/cache/apt/archives/*.deb
     echo "==> (debootstrap took $((SECONDS - t)) s)"
 
     # The CPython source: Debian bookworm's source package, through apt with a private
@@ -77,7 +79,7 @@ if [[ "$(cat "$broot/.concordia-recipe" 2>/dev/null)" != "$recipe" ]]; then
     tar -xf "$orig" -C "$tmp/opt/src"
     srcdir="$(cd "$tmp/opt/src" && ls -d Python-3.*)"
     echo "==> building $srcdir inside the root with bullseye's gcc (once)"
-    if ! in_root "$tmp" "cd /opt/src/$srcdir && ./configure --prefix=/opt/cpython --with-ensurepip=no >/opt/src/build.log 2>&1 &&
+    if ! in_root "$tmp" "cd /opt/src/$srcdir && ./configure --prefix=$prefix --with-ensurepip=no >/opt/src/build.log 2>&1 &&
             make -j\"\$(nproc)\" >>/opt/src/build.log 2>&1 && make install >>/opt/src/build.log 2>&1"; then
         tail -n 30 "$tmp/opt/src/build.log" >&2
         exit 1
@@ -108,7 +110,7 @@ if $work/py39/bin/python -m pip install --no-index --no-deps $w >$work/pip39.log
 fi
 grep -q 'is not a supported wheel on this platform' $work/pip39.log || { cat $work/pip39.log >&2; exit 1; }
 echo \"==> bullseye: pip refuses the wheel on the system CPython \$(/usr/bin/python3 -c 'import platform; print(platform.python_version())')\"
-/opt/cpython/bin/python3 -m venv $work/py3
+$prefix/bin/python3 -m venv $work/py3
 $work/py3/bin/python -m pip install --quiet --no-index --no-deps $w
 cd $work
 $work/py3/bin/python - <<'PY'

@@ -11,9 +11,9 @@
 #    architecture;
 # 2. the x86_64 wheel in a fresh virtualenv of every CPython here (tools/ci/wheel-pythons.sh:
 #    3.10+ import and canonicalize, older ones refuse it);
-# 3. the aarch64 wheel: pip (told the platform) accepts it for CPython 3.11 on aarch64 and
-#    Debian bookworm's arm64 CPython 3.11 imports it and canonicalizes a document under
-#    qemu-user (qemu-aarch64-static -L ROOT; no binfmt_misc needed). The arm64 root is made
+# 3. the aarch64 wheel, under qemu-user: pip run by Debian bookworm's arm64 CPython 3.11
+#    installs it (and refuses the x86_64 one), and that CPython imports it and canonicalizes
+#    a document (qemu-aarch64-static -L ROOT; no binfmt_misc needed). The arm64 root is made
 #    once with debootstrap's first stage (its packages unpacked with dpkg-deb) and cached in
 #    $CONCORDIA_WHEELS_CACHE (default /var/cache/concordia-wheels);
 # 4. the glibc floor: tools/ci/wheel-bullseye.sh (Debian 11, glibc 2.31);
@@ -146,14 +146,28 @@ aarch64_smoke() {
         return 0
     }
     local py="$arm_root/usr/bin/python3"
-    # pip, told the target platform, accepts the wheel for CPython 3.11 on aarch64 glibc 2.36.
-    "$python" -m pip install --quiet --no-index --no-deps --only-binary=:all: --target "$work/arm64-site" \
-        --platform manylinux_2_36_aarch64 --implementation cp --python-version 3.11 --abi cp311 \
-        "${wheel_of[aarch64]}"
+    # pip (pure Python: the build tools' copy, alone on the path) run by the arm64 CPython, so
+    # the tags it accepts are that interpreter's own: it installs the aarch64 wheel and
+    # refuses the x86_64 one.
+    mkdir -p "$work/pip-only"
+    ln -s "$("$tools/bin/python" -c 'import os, pip; print(os.path.dirname(pip.__file__))')" "$work/pip-only/pip"
+    arm_pip() {
+        PYTHONPATH="$work/pip-only" PIP_ROOT_USER_ACTION=ignore qemu-aarch64-static -L "$arm_root" "$py" \
+            -m pip install --no-index --no-deps --no-compile "$@"
+    }
+    echo "==> qemu-aarch64-static: pip of Debian bookworm's arm64 CPython installs the aarch64 wheel"
+    arm_pip --quiet --target "$work/arm64-site" "${wheel_of[aarch64]}"
+    if arm_pip --target "$work/arm64-x86" "${wheel_of[x86_64]}" >"$work/arm-pip.log" 2>&1; then
+        echo "wheels.sh: pip on aarch64 installed the x86_64 wheel" >&2
+        exit 1
+    fi
+    grep -q 'is not a supported wheel on this platform' "$work/arm-pip.log" || { cat "$work/arm-pip.log" >&2; exit 1; }
+    echo "==> qemu-aarch64-static: and refuses the x86_64 wheel (not a supported wheel on this platform)"
     echo "==> qemu-aarch64-static: Debian bookworm's arm64 CPython imports the aarch64 wheel"
     PYTHONPATH="$work/arm64-site" qemu-aarch64-static -L "$arm_root" "$py" -c "$smoke
 import platform, sys
 assert platform.machine() == 'aarch64', platform.machine()
+assert concordia_rs._native.__file__.startswith('$work/arm64-site/'), concordia_rs._native.__file__
 print('aarch64: CPython %d.%d.%d' % sys.version_info[:3], platform.libc_ver())"
 }
 timed aarch64_smoke
