@@ -153,8 +153,13 @@ preflight() {
         if ! cmp -s bindings-js/package-lock.json bindings-js/node_modules/.concordia-installed 2>/dev/null; then
             need_network "the npm package's devDependencies (bindings-js/package-lock.json)" https://registry.npmjs.org/
         fi
-        if [[ ! -f .venv/.concordia-rs-build.installed ]]; then
-            need_network "maturin (the Python wheel's build tool)" https://pypi.org/simple/maturin/
+        if ! cmp -s bindings-python/requirements-wheels.txt "${CARGO_TARGET_DIR:-target}/wheel-tools/.installed" 2>/dev/null; then
+            need_network "maturin and zig (the Python wheels' build tools, bindings-python/requirements-wheels.txt)" https://pypi.org/simple/maturin/
+        fi
+        # The wheels' bullseye (glibc 2.31) and arm64 roots (tools/ci/wheels.sh, as root), once.
+        local wc="${CONCORDIA_WHEELS_CACHE:-/var/cache/concordia-wheels}"
+        if [[ $(id -u) == 0 && ! ( -f $wc/bullseye/.concordia-recipe && -f $wc/bookworm-arm64/.concordia-complete ) ]]; then
+            need_network "the Debian roots of the wheel tests (debootstrap bullseye and bookworm arm64)" http://deb.debian.org/debian/
         fi
         if [[ ! -f .cache/kotlin/0.19.0.944/.complete ]]; then
             need_network "the Kotlin compiler (the wheel kotlin-jupyter-kernel, 81 MB)" https://pypi.org/simple/kotlin-jupyter-kernel/

@@ -1,7 +1,7 @@
 # Shared set-up of the Python CI scripts (tools/ci/python.sh, tools/ci/verdict.sh), sourced
 # by them: strict mode, the repository root as working directory, `step`, `$python`, the
-# venv module (installed with apt when missing), and the repository .venv with the pinned
-# build tools (maturin). Sets `root` and `started`.
+# venv module (installed with apt when missing), and the repository .venv (tools/setup-venv.sh).
+# The wheel build tools are tools/build-wheels.sh's own. Sets `root` and `started`.
 # shellcheck shell=bash
 set -euo pipefail
 
@@ -23,10 +23,4 @@ if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
     apt-get install -y -qq python3-venv python3-pip
 fi
 
-# Build tools in the repository .venv (tools/setup-venv.sh), maturin pinned.
 step tools/setup-venv.sh
-build_req=bindings-python/tests/requirements-build.txt
-if ! cmp -s "$build_req" .venv/.concordia-rs-build.installed 2>/dev/null; then
-    step .venv/bin/python -m pip install --quiet --requirement "$build_req"
-    cp "$build_req" .venv/.concordia-rs-build.installed
-fi

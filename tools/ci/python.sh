@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# CI for the Python wheel `concordia-rs` (bindings-python/): build it with maturin, install
-# it into a fresh virtualenv with the reference SDK (concordia-protocol==0.10.0), check the
-# stubs (stubtest, names both ways, mypy --strict, docstrings), and run the tests: parity
-# and interop with the SDK, the conformance suite through verify_profile, and the SDK's own
-# test suite with concordia_rs.accelerate() active.
+# CI for the Python wheel `concordia-rs` (bindings-python/): build the release wheels and
+# the sdist and check them as users install them (tools/ci/wheels.sh), install the x86_64
+# manylinux2014 wheel into a fresh virtualenv with the reference SDK
+# (concordia-protocol==0.10.0), check the stubs (stubtest, names both ways, mypy --strict,
+# docstrings), and run the tests: parity and interop with the SDK, the conformance suite
+# through verify_profile, and the SDK's own test suite with concordia_rs.accelerate() active.
 #
 #   tools/ci/python.sh
 #
@@ -16,15 +17,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/python-env.sh"
 # The release CLI: the conformance test compares its summary line with the Rust runner's.
 step cargo build --locked --release -p concordia-cli
 
-# The wheel (abi3, CPython >= 3.10), release profile.
+# The release wheels (abi3, CPython >= 3.10; manylinux2014 x86_64 and aarch64, stripped)
+# and the sdist, built by tools/build-wheels.sh and checked by tools/ci/wheels.sh: auditwheel
+# tags and sizes, every CPython here (3.10+ import, older ones refuse it), aarch64 under
+# qemu-user, glibc 2.31 in a Debian bullseye root, the sdist built by pip. The tests below
+# run on the x86_64 wheel users get.
 wheels="$root/.cache/concordia-rs-wheels"
 rm -rf "$wheels"
-step .venv/bin/maturin build --locked --release --quiet -m bindings-python/Cargo.toml -i .venv/bin/python -o "$wheels"
-wheel="$(ls "$wheels"/concordia_rs-*-abi3-*.whl)"
-
-# The abi3 floor is true: the wheel installs and imports in a fresh virtualenv of every
-# CPython 3.10+ found here (the system's and pyenv's), and pip refuses it on older ones.
-step tools/ci/wheel-pythons.sh "$wheel"
+step tools/ci/wheels.sh --out "$wheels"
+wheel="$(ls "$wheels"/concordia_rs-*-abi3-manylinux*_x86_64.whl)"
 
 # A fresh virtualenv with the wheel and the pinned test dependencies.
 venv="$root/.cache/concordia-rs-venv"

@@ -16,7 +16,7 @@
 #   VERDICT_TABLE_OUT=table.json tools/ci/verdict.sh   # also write the class table as JSON
 #
 # Builds: the release CLI, the concordia-ffi cdylib (release), the concordia-uniffi cdylib
-# and its uniffi-bindgen (debug, as tools/ci/uniffi.sh), the wheel (release, as
+# and its uniffi-bindgen (debug, as tools/ci/uniffi.sh), the x86_64 release wheel (tools/build-wheels.sh, as
 # tools/ci/python.sh) installed into python.sh's virtualenv .cache/concordia-rs-venv
 # (created the same way when it is missing). A surface that is missing fails the test.
 # Idempotent; runs as root on a fresh Debian machine (CI=true, no stdin); no network
@@ -40,10 +40,10 @@ done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# The wheel, always rebuilt from this tree (cargo makes it incremental), installed over
-# whatever python.sh's virtualenv holds.
-step .venv/bin/maturin build --locked --release --quiet -m bindings-python/Cargo.toml -i .venv/bin/python -o "$work/wheels"
-wheel="$(ls "$work"/wheels/concordia_rs-*-abi3-*.whl)"
+# The x86_64 release wheel, always rebuilt from this tree by tools/build-wheels.sh (cargo
+# makes it incremental after python.sh), installed over whatever python.sh's virtualenv holds.
+step tools/build-wheels.sh --target x86_64 --out "$work/wheels"
+wheel="$(ls "$work"/wheels/concordia_rs-*-abi3-manylinux*_x86_64.whl)"
 venv="$root/.cache/concordia-rs-venv"
 if ! "$venv/bin/python" -c 'import concordia.signing, cryptography, pytest' 2>/dev/null; then
     step "$python" -m venv --clear "$venv"

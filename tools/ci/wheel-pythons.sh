@@ -7,7 +7,7 @@
 #     wheel that fails at import.
 # At least one 3.10+ interpreter must be found.
 #
-#   tools/ci/wheel-pythons.sh dist/concordia_rs-0.1.0-cp310-abi3-manylinux_2_34_x86_64.whl
+#   tools/ci/wheel-pythons.sh target/wheels/concordia_rs-0.1.0-cp310-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
 set -euo pipefail
 
 wheel=${1:?usage: tools/ci/wheel-pythons.sh WHEEL}
