@@ -11,7 +11,7 @@ use concordia_core::aip::did::{self, DidDocument, Route, RouteMode};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::{replay_key, IdSlot, Integrity, ReplayWindow, TimeSlot, Verdict};
+use concordia_core::aip::replay::{replay_key, Integrity, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
@@ -20,6 +20,7 @@ use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
+use concordia_host::replay::{new_window, Capacity, HostReplayWindow};
 use concordia_host::vc::{verify_credential_proof, VcArgs, VcTime};
 use concordia_host::zeroize::Zeroizing;
 
@@ -473,7 +474,7 @@ fn open_with(recipient: &AipKeyPair, doc: &str, env: &str, policy: OpenPolicy<'_
 
 // --------------------------------------------------------------------------- replay window
 
-type Window = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
+type Window = HostReplayWindow;
 
 /// A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
 /// and rejects `createdAt` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
@@ -493,15 +494,8 @@ impl AipReplayWindow {
     /// `InputError` for another capacity, `LimitError` when memory runs out.
     #[wasm_bindgen(constructor)]
     pub fn new(capacity: &str) -> JsResult<AipReplayWindow> {
-        let slots = match capacity {
-            "small" => 1024,
-            "medium" => 16384,
-            "large" => 65536,
-            _ => return Err(Error::InvalidArgument("capacity must be small, medium or large").into()),
-        };
-        let ids = concordia_host::try_filled(slots, IdSlot::EMPTY)?.into_boxed_slice();
-        let times = concordia_host::try_filled(slots, TimeSlot::EMPTY)?.into_boxed_slice();
-        Ok(AipReplayWindow { inner: Window::new_in(ids, times) })
+        let keys = Capacity::parse(capacity)?.keys();
+        Ok(AipReplayWindow { inner: new_window(keys)? })
     }
 
     /// Checks one delivery of message `id` (a lowercase UUID v4) from `from` (the sender's

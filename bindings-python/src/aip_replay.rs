@@ -1,29 +1,17 @@
 //! `ReplayWindow`: the AIP replay window (`concordia_core::aip::replay`) with snapshot and
-//! restore across restarts. The rules are the core's; this file converts arguments and
-//! owns the window's storage (on the heap, allocated fallibly: `MemoryError`).
+//! restore across restarts. The rules are the core's and the window (its capacity rule, its
+//! heap storage, allocated fallibly: `MemoryError`) is `concordia_host::replay::new_window`'s;
+//! this file converts arguments.
 
 use concordia_core::aip::envelope;
-use concordia_core::aip::replay::{replay_key, IdSlot, Integrity, ReplayWindow as CoreWindow, TimeSlot, Verdict};
+use concordia_core::aip::replay::{replay_key, Integrity, Verdict};
 use concordia_core::time::Timestamp;
-use pyo3::exceptions::PyMemoryError;
+use concordia_host::replay::{new_window, snapshot_sealed, HostReplayWindow};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::errors::{core, new_err, Exc};
+use crate::errors::core;
 use crate::{now_ts, timestamp_of};
-
-/// The most ids a window may be created for.
-const MAX_CAPACITY: usize = 1 << 24;
-
-type HostReplayWindow = CoreWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
-
-/// `n` copies of `fill` on the heap, allocated in place; `MemoryError` when it cannot be.
-fn slots<T: Clone>(n: usize, fill: T) -> PyResult<Box<[T]>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|e| PyMemoryError::new_err(format!("cannot allocate the replay window: {e}")))?;
-    v.resize(n, fill);
-    Ok(v.into_boxed_slice())
-}
 
 /// Remembers AIP messages (sender DID and message id) for the replay window, `WINDOW`
 /// (duplicate detection for at-least-once delivery): `check` answers `"fresh"`
@@ -57,12 +45,7 @@ impl ReplayWindow {
     #[new]
     #[pyo3(signature = (capacity = 1024))]
     fn new(capacity: usize) -> PyResult<Self> {
-        if capacity == 0 || capacity > MAX_CAPACITY {
-            return Err(new_err(Exc::InvalidArgument, "capacity must be 1 to 16777216", Some("input")));
-        }
-        Ok(ReplayWindow {
-            inner: CoreWindow::new_in(slots(capacity, IdSlot::EMPTY)?, slots(capacity, TimeSlot::EMPTY)?),
-        })
+        Ok(ReplayWindow { inner: core(new_window(capacity))? })
     }
 
     /// Checks one delivery of message `message_id` (a lowercase UUID v4) from `sender`
@@ -125,9 +108,7 @@ impl ReplayWindow {
         owner: Option<&[u8]>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let i = Integrity { mac_key, owner: owner.unwrap_or(&[]), min_generation: 0 };
-        let mut out = slots(self.inner.snapshot_len(), 0u8)?;
-        let n = core(self.inner.snapshot_sealed(&mut out, &i))?;
-        Ok(PyBytes::new(py, out.get(..n).unwrap_or(&[])))
+        Ok(PyBytes::new(py, &core(snapshot_sealed(&mut self.inner, &i))?))
     }
 
     /// Replaces the state with a snapshot, checking its MAC under `mac_key` and `owner`

@@ -162,3 +162,11 @@ def test_sealed_snapshots_refuse_edits_swap_and_rollback():
     r = c.ReplayWindow(8)
     r.restore(never, NOW)
     assert r.cold_started
+
+
+@pytest.mark.parametrize("capacity", [0, (1 << 24) + 1])
+def test_capacity_out_of_range_is_the_hosts_rule(capacity):
+    # One capacity rule (concordia_host::replay::new_window) for C, Go and Python: 1 to 2**24.
+    with pytest.raises(c.InvalidArgumentError, match="16777216"):
+        c.ReplayWindow(capacity)
+    assert c.ReplayWindow(1).capacity == 1

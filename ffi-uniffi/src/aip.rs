@@ -14,11 +14,12 @@ use concordia_core::aip::did::{self, DidDocument, Route, RouteMode};
 use concordia_core::aip::envelope::{self, Envelope, Header};
 use concordia_core::aip::handle::{self, Handle};
 use concordia_core::aip::hpke::{self, X25519SecretKey};
-use concordia_core::aip::replay::{replay_key, IdSlot, Integrity, ReplayWindow, TimeSlot, Verdict};
+use concordia_core::aip::replay::{replay_key, Integrity, Verdict};
 use concordia_core::aip::{trust, vc};
 use concordia_core::sign::KeyPair as CoreKeyPair;
 use concordia_core::sink::SliceSink;
 use concordia_core::{encoding, jcs, Error};
+use concordia_host::replay::{new_window, Capacity, HostReplayWindow};
 use concordia_host::zeroize::Zeroizing;
 
 use concordia_host::aip::{open_envelope, Addressee, Delivery, Freshness, KeyFile, OpenPolicy, REPLAY};
@@ -529,27 +530,20 @@ pub enum AipVerdict {
     Duplicate,
 }
 
-/// `n` copies of `empty` on the heap, allocated in place; an allocation failure is an error.
-fn heap_slots<T: Clone>(n: usize, empty: T) -> Result<Box<[T]>, AipError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|e| AipError::Limit(format!("cannot allocate the replay window: {e}")))?;
-    v.resize(n, empty);
-    Ok(v.into_boxed_slice())
-}
-
 impl AipReplayCapacity {
-    fn slots(self) -> usize {
+    /// The host's named capacity (its number of keys is the host's).
+    fn host(self) -> Capacity {
         match self {
-            AipReplayCapacity::Small => 1024,
-            AipReplayCapacity::Medium => 16384,
-            AipReplayCapacity::Large => 65536,
+            AipReplayCapacity::Small => Capacity::Small,
+            AipReplayCapacity::Medium => Capacity::Medium,
+            AipReplayCapacity::Large => Capacity::Large,
         }
     }
 }
 
-/// The core window over slots on the heap, allocated in place (no large value moves
-/// through the caller's stack, which is small on foreign threads: 512 KiB on iOS).
-type Window = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
+/// The host's window: slots on the heap, allocated in place (no large value moves through
+/// the caller's stack, which is small on foreign threads: 512 KiB on iOS).
+type Window = HostReplayWindow;
 
 /// A replay window for at-least-once relay delivery: remembers message ids for `WINDOW`
 /// and rejects `created_at` more than `MAX_FUTURE_SKEW` ahead of `now` or older than
@@ -580,10 +574,7 @@ impl AipReplayWindow {
     /// An empty window of the given capacity.
     #[uniffi::constructor]
     pub fn new(capacity: AipReplayCapacity) -> Result<Arc<Self>, AipError> {
-        let w = Window::new_in(
-            heap_slots(capacity.slots(), IdSlot::EMPTY)?,
-            heap_slots(capacity.slots(), TimeSlot::EMPTY)?,
-        );
+        let w = new_window(capacity.host().keys())?;
         Ok(Arc::new(AipReplayWindow { inner: Mutex::new(w) }))
     }
 

@@ -24,15 +24,72 @@ use crate::try_filled;
 /// A replay window over heap storage.
 pub type HostReplayWindow = ReplayWindow<Box<[IdSlot]>, Box<[TimeSlot]>>;
 
-/// The capacity of a [`ReplayStore`]'s window: 65,536 keys (3 MiB in memory; the file holds
-/// 28 bytes per key remembered).
-pub const STORE_CAPACITY: usize = 65_536;
+/// The most keys one window may be created for: 16,777,216 (48 bytes each, 768 MiB).
+pub const MAX_CAPACITY: usize = 1 << 24;
 
-/// An empty window of `capacity` keys on the heap (allocated in place, fallibly).
+/// The capacity of a [`ReplayStore`]'s window: [`Capacity::Large`], 65,536 keys (3 MiB in
+/// memory; the file holds 28 bytes per key remembered).
+pub const STORE_CAPACITY: usize = Capacity::Large.keys();
+
+/// The named capacities of the surfaces that offer a choice by name (JavaScript's
+/// `"small"`, UniFFI's `AipReplayCapacity`); C, Go and Python take a number of keys
+/// (1 to [`MAX_CAPACITY`]). One window's memory is 48 bytes per key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capacity {
+    /// 1,024 keys (48 KiB).
+    Small,
+    /// 16,384 keys (768 KiB).
+    Medium,
+    /// 65,536 keys (3 MiB).
+    Large,
+}
+
+impl Capacity {
+    /// Every named capacity, smallest first.
+    pub const ALL: [Capacity; 3] = [Capacity::Small, Capacity::Medium, Capacity::Large];
+
+    /// The number of keys.
+    #[must_use]
+    pub const fn keys(self) -> usize {
+        match self {
+            Capacity::Small => 1024,
+            Capacity::Medium => 16_384,
+            Capacity::Large => 65_536,
+        }
+    }
+
+    /// The name: `small`, `medium` or `large`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Capacity::Small => "small",
+            Capacity::Medium => "medium",
+            Capacity::Large => "large",
+        }
+    }
+
+    /// The capacity named `name` (exact spelling, lowercase).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn parse(name: &str) -> Result<Capacity> {
+        Capacity::ALL
+            .into_iter()
+            .find(|c| c.as_str() == name)
+            .ok_or(Error::InvalidArgument("replay window capacity must be small, medium or large"))
+    }
+}
+
+/// An empty window of `capacity` keys on the heap (allocated in place, fallibly): the one
+/// constructor every surface's window comes from.
 ///
 /// # Errors
+/// [`Error::InvalidArgument`] for a capacity of 0 or above [`MAX_CAPACITY`];
 /// [`Error::Limit`] with `Limit::Memory` when it cannot be allocated.
 pub fn new_window(capacity: usize) -> Result<HostReplayWindow> {
+    if capacity == 0 || capacity > MAX_CAPACITY {
+        return Err(Error::InvalidArgument("replay window capacity must be 1 to 16777216 keys"));
+    }
     Ok(ReplayWindow::new_in(
         try_filled(capacity, IdSlot::EMPTY)?.into_boxed_slice(),
         try_filled(capacity, TimeSlot::EMPTY)?.into_boxed_slice(),
@@ -236,6 +293,23 @@ impl ReplayStore {
 mod tests {
     use super::*;
     use concordia_core::aip::replay::{replay_key, Verdict};
+
+    #[test]
+    fn one_capacity_rule() {
+        for bad in [0, MAX_CAPACITY + 1, usize::MAX] {
+            assert!(matches!(new_window(bad), Err(Error::InvalidArgument(m)) if m.contains(&MAX_CAPACITY.to_string())));
+        }
+        assert_eq!(new_window(1).unwrap().capacity(), 1);
+        for c in Capacity::ALL {
+            assert_eq!(Capacity::parse(c.as_str()), Ok(c));
+            assert_eq!(new_window(c.keys()).unwrap().capacity(), c.keys());
+        }
+        for name in ["Small", "", "huge", " small", "small\0"] {
+            assert!(matches!(Capacity::parse(name), Err(Error::InvalidArgument(_))), "{name:?}");
+        }
+        assert!(Capacity::ALL.windows(2).all(|w| w[0].keys() < w[1].keys()));
+        assert_eq!(STORE_CAPACITY, Capacity::Large.keys());
+    }
 
     fn dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("concordia-host-replay-{name}-{}", std::process::id()));
