@@ -33,7 +33,6 @@ from __future__ import annotations
 import ctypes
 import datetime as dt
 import hashlib
-import importlib
 import json
 import os
 import re
@@ -46,6 +45,12 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from cross_surface_verdict import uniffi_module  # noqa: E402
 
 ACCEPT = "accept"
 UTC = dt.timezone.utc
@@ -117,12 +122,7 @@ class Surfaces:
             for name in ("concordia_consensus_room_free", "concordia_session_free"):
                 getattr(self.c, name).argtypes = [P]
                 getattr(self.c, name).restype = None
-        uni = os.environ.get("CONCORDIA_UNIFFI_PY", "")
-        if not uni or not (Path(uni) / "concordia_uniffi.py").is_file():
-            missing.append(f"CONCORDIA_UNIFFI_PY={uni!r} has no concordia_uniffi.py")
-        else:
-            sys.path.insert(0, uni)
-            self.uniffi = importlib.import_module("concordia_uniffi")
+        self.uniffi = uniffi_module(missing)
         if missing:
             pytest.fail("a surface is missing: " + "; ".join(missing))
 

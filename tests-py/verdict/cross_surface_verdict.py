@@ -331,6 +331,18 @@ def _exit_verdict(proc: subprocess.CompletedProcess) -> str:
     return f"crash: exit {proc.returncode}: {proc.stderr.decode('utf-8', 'replace')[:200]}"
 
 
+def uniffi_module(missing: list) -> Any:
+    """UniFFI's generated Python module from ``CONCORDIA_UNIFFI_PY`` (a folder with
+    ``concordia_uniffi.py`` and the cdylib), or None with the reason appended to ``missing``."""
+    uni = os.environ.get("CONCORDIA_UNIFFI_PY", "")
+    if not uni or not (Path(uni) / "concordia_uniffi.py").is_file():
+        missing.append(f"CONCORDIA_UNIFFI_PY={uni!r} has no concordia_uniffi.py")
+        return None
+    if uni not in sys.path:
+        sys.path.insert(0, uni)
+    return importlib.import_module("concordia_uniffi")
+
+
 class Surfaces:
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
@@ -371,13 +383,8 @@ class Surfaces:
             self.c.concordia_transcript_verifier_free.argtypes = [vp]
             self.c.concordia_transcript_verifier_free.restype = None
 
-        uni = os.environ.get("CONCORDIA_UNIFFI_PY", "")
-        self.uniffi = None
-        if not uni or not (Path(uni) / "concordia_uniffi.py").is_file():
-            missing.append(f"CONCORDIA_UNIFFI_PY={uni!r} has no concordia_uniffi.py")
-        else:
-            sys.path.insert(0, uni)
-            self.uniffi = importlib.import_module("concordia_uniffi")
+        self.uniffi = uniffi_module(missing)
+        if self.uniffi is not None:
             for fn in ("verify_signature", "verify_transcript"):
                 if not callable(getattr(self.uniffi, fn, None)):
                     missing.append(f"concordia_uniffi.{fn}")

@@ -29,7 +29,6 @@ from __future__ import annotations
 import ctypes
 import datetime as dt
 import hashlib
-import importlib
 import json
 import os
 import subprocess
@@ -44,6 +43,12 @@ import pytest
 # tests-py/ holds the base58 oracle shared with the AIP interop tests.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from base58_oracle import b58decode, b58encode  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from cross_surface_verdict import uniffi_module  # noqa: E402
 
 ACCEPT = "accept"
 UTC = dt.timezone.utc
@@ -268,13 +273,7 @@ class Surfaces:
             self.c.concordia_result_class.argtypes = [ctypes.c_uint32, ctypes.c_char_p, ctypes.c_size_t,
                                                       ctypes.POINTER(ctypes.c_size_t)]
             self.c.concordia_result_class.restype = ctypes.c_uint32
-        uni = os.environ.get("CONCORDIA_UNIFFI_PY", "")
-        self.uniffi: Any = None
-        if not uni or not (Path(uni) / "concordia_uniffi.py").is_file():
-            missing.append(f"CONCORDIA_UNIFFI_PY={uni!r} has no concordia_uniffi.py")
-        else:
-            sys.path.insert(0, uni)
-            self.uniffi = importlib.import_module("concordia_uniffi")
+        self.uniffi: Any = uniffi_module(missing)
         if missing:
             raise SurfaceMissing("; ".join(missing))
 
