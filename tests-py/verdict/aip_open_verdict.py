@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from cross_surface_verdict import ACCEPT, NA, Surfaces, SurfaceMissing  # noqa: E402
+from cross_surface_verdict import ACCEPT, NA, Surfaces, SurfaceMissing, c_verdict  # noqa: E402
 
 ALICE = "did:aip:aigentix.org:alice"
 BOB = "did:aip:etagi.ru:bob"
@@ -189,11 +189,7 @@ class Openers:
             c.concordia_aip_keypair_free(kp)
             if w:
                 c.concordia_aip_replay_window_free(w)
-        if rc == 0:
-            return ACCEPT
-        buf, m = ctypes.create_string_buffer(32), ctypes.c_size_t()
-        assert c.concordia_result_class(rc, buf, 32, ctypes.byref(m)) == 0
-        return buf.raw[: m.value].decode()
+        return c_verdict(c, rc)
 
     def _judge(self, fn: Callable[[], object], class_of: Callable[[Exception], str]) -> str:
         try:

@@ -50,7 +50,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from cross_surface_verdict import uniffi_module  # noqa: E402
+from cross_surface_verdict import c_verdict, uniffi_module  # noqa: E402
 
 ACCEPT = "accept"
 UTC = dt.timezone.utc
@@ -133,12 +133,7 @@ class Surfaces:
         return p
 
     def c_class(self, code: int) -> str:
-        if code == 0:
-            return ACCEPT
-        out = ctypes.create_string_buffer(32)
-        n = ctypes.c_size_t()
-        assert self.c.concordia_result_class(code, out, 32, ctypes.byref(n)) == 0
-        return out.raw[: n.value].decode()
+        return c_verdict(self.c, code)
 
 
 @pytest.fixture(scope="module")

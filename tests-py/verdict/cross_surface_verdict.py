@@ -331,6 +331,16 @@ def _exit_verdict(proc: subprocess.CompletedProcess) -> str:
     return f"crash: exit {proc.returncode}: {proc.stderr.decode('utf-8', 'replace')[:200]}"
 
 
+def c_verdict(lib: Any, code: int) -> str:
+    """``accept`` for CONCORDIA_OK, else the reason class the C ABI itself names for
+    ``code`` (``concordia_result_class``), so no test keeps its own code table."""
+    if code == 0:
+        return ACCEPT
+    out, n = ctypes.create_string_buffer(32), ctypes.c_size_t()
+    assert lib.concordia_result_class(code, out, 32, ctypes.byref(n)) == 0
+    return out.raw[: n.value].decode()
+
+
 def uniffi_module(missing: list) -> Any:
     """UniFFI's generated Python module from ``CONCORDIA_UNIFFI_PY`` (a folder with
     ``concordia_uniffi.py`` and the cdylib), or None with the reason appended to ``missing``."""

@@ -48,7 +48,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from cross_surface_verdict import uniffi_module  # noqa: E402
+from cross_surface_verdict import c_verdict, uniffi_module  # noqa: E402
 
 ACCEPT = "accept"
 UTC = dt.timezone.utc
@@ -341,12 +341,7 @@ class Surfaces:
         o.domain, o.challenge = opt(p.domain), opt(p.challenge)
         verified = ctypes.create_string_buffer(128)  # concordia_aip_vc_verified is 72 bytes
         code = self.c.concordia_aip_vc_verify(case.text, len(case.text), ctypes.byref(o), verified)
-        if code == 0:
-            return ACCEPT
-        out = ctypes.create_string_buffer(32)
-        n = ctypes.c_size_t()
-        assert self.c.concordia_result_class(code, out, 32, ctypes.byref(n)) == 0
-        return out.raw[: n.value].decode()
+        return c_verdict(self.c, code)
 
     def run_python(self, case: Case) -> str:
         p = case.policy

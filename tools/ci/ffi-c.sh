@@ -14,6 +14,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=tools/ci/apt.sh
+. tools/ci/apt.sh
 
 readonly CBINDGEN_VERSION=0.29.4
 readonly CFLAGS=(-std=c99 -Wall -Wextra -Werror -pedantic -g -Iinclude)
@@ -34,9 +36,7 @@ ensure_apt_packages() {
     command -v pkg-config >/dev/null || missing+=(pkg-config)
     command -v go >/dev/null || missing+=(golang-go)
     if ((${#missing[@]})); then
-        echo "==> apt-get install ${missing[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+        apt_install "the C and Go tests" "${missing[@]}"
     else
         echo "==> gcc, valgrind, pkg-config, go: present"
     fi

@@ -15,6 +15,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=tools/ci/apt.sh
+. tools/ci/apt.sh
 started=$SECONDS
 
 step() {
@@ -47,17 +49,7 @@ ensure_tools() {
         echo "tools/ci/js.sh: node $(node --version) is too old: the package needs Node 20 or later" >&2
         exit 2
     fi
-    if ! command -v chromium >/dev/null; then
-        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-            echo "==> apt-get install chromium (the real-browser test)"
-            export DEBIAN_FRONTEND=noninteractive
-            apt-get -o DPkg::Lock::Timeout=120 update -qq
-            apt-get -o DPkg::Lock::Timeout=120 install -y -qq chromium >/dev/null
-        else
-            echo "tools/ci/js.sh: chromium not found (the real-browser test): apt-get install chromium (as root)" >&2
-            exit 2
-        fi
-    fi
+    command -v chromium >/dev/null || apt_install "the real-browser test" chromium
 }
 
 # The published types (index.d.ts) against wasm-bindgen's own declarations

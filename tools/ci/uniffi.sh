@@ -16,6 +16,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=tools/ci/apt.sh
+. tools/ci/apt.sh
 
 readonly LIB=target/debug/libconcordia_uniffi.so
 readonly BINDGEN=target/debug/uniffi-bindgen
@@ -40,9 +42,7 @@ ensure_python_venv() {
     if python3 -c 'import venv, ensurepip' 2>/dev/null; then
         echo "==> python3 venv: present"
     else
-        echo "==> apt-get install python3-venv"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+        apt_install "UniFFI's Python tests" python3-venv
     fi
 }
 

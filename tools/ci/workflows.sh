@@ -18,6 +18,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
+# shellcheck source=tools/ci/apt.sh
+. tools/ci/apt.sh
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 
 step() {
@@ -33,17 +35,7 @@ if ! cmp -s "$req" .venv/.lint.installed 2>/dev/null; then
 fi
 actionlint=.venv/bin/actionlint
 
-if ! command -v shellcheck >/dev/null; then
-    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-        echo "==> apt-get install shellcheck (actionlint checks run: steps with it)"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get -o DPkg::Lock::Timeout=120 update -qq
-        apt-get -o DPkg::Lock::Timeout=120 install -y -qq shellcheck >/dev/null
-    else
-        echo "tools/ci/workflows.sh: shellcheck not found (actionlint checks run: steps with it): apt-get install shellcheck (as root)" >&2
-        exit 2
-    fi
-fi
+command -v shellcheck >/dev/null || apt_install "actionlint's checks of run: steps" shellcheck
 
 # The linter must catch a broken workflow: an unknown job in `needs`, an undefined
 # expression context and an unquoted variable in a run: step (shellcheck SC2086).
