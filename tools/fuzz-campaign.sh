@@ -4,7 +4,7 @@
 #   tools/fuzz-campaign.sh SECONDS TARGET...     # e.g. 1200 json_parse jcs_roundtrip
 #
 # Run two of these side by side on a 2-core machine. Each target starts from its committed
-# seed corpus fuzz/corpus/<target>/ and, when present, its full corpus
+# seed corpus (fuzz/seeds/<target>.tar.gz, unpacked into fuzz/corpus/<target>/) and, when present, its full corpus
 # fuzz/corpus-full/<target>/ (gitignored; FUZZING.md says how to get it and merge into it),
 # both read-only, and writes new inputs to fuzz/corpus-new/<target>/ (gitignored); a
 # failing input goes to fuzz/artifacts/campaign/<target>/. For each target the script prints
@@ -18,6 +18,8 @@ cd "$root/fuzz"
 secs="$1"; shift
 logs="$root/fuzz/artifacts/campaign/logs"
 mkdir -p "$logs"
+# The committed seeds, unpacked into corpus/ (gitignored) where a target has no folder yet.
+"$root/tools/fuzz-seeds.sh" unpack "$root/fuzz/corpus" >/dev/null
 for t in "$@"; do
     mkdir -p "corpus-new/$t" "$root/fuzz/artifacts/campaign/$t"
     seeds=("corpus/$t")

@@ -1,11 +1,13 @@
 //! Writes the raw seed corpora into `fuzz/corpus/<target>/` (see FUZZING.md, "Seed
 //! corpora"): from the vendored conformance vectors, the RFC 8785 test data, the message
 //! chain vector, and a few values made with the core itself (AIP envelopes, DID
-//! Documents, Consensus commands). Run `cargo fuzz cmin <target>` afterwards.
+//! Documents, Consensus commands). Run `cargo fuzz cmin <target>` afterwards, then pack
+//! the folders into the committed archives (`tools/fuzz-seeds.sh pack`).
 //!
 //! ```text
 //! cd fuzz && cargo +nightly run --example make_seeds
 //! for t in $(cargo fuzz list); do cargo +nightly fuzz cmin -s none $t; done
+//! ../tools/fuzz-seeds.sh pack $(ls corpus)
 //! ```
 
 use std::collections::BTreeSet;

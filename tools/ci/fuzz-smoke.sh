@@ -7,7 +7,8 @@
 # Installs cargo-fuzz (pinned) if missing, builds the targets once with the nightly
 # toolchain (`cargo +nightly fuzz`, debug assertions and overflow checks on, no sanitizer:
 # the core forbids `unsafe`), then runs each target for FUZZ_SMOKE_SECONDS seconds from its
-# committed seed corpus. The committed corpus is read, never written: new inputs go to a
+# committed seed corpus (fuzz/seeds/<target>.tar.gz, checked and unpacked into a scratch
+# directory by tools/fuzz-seeds.sh). The seeds are read, never written: new inputs go to a
 # scratch directory. Any crash, panic, timeout (> FUZZ_SMOKE_TIMEOUT s for one input) or
 # out-of-memory fails the script after all targets ran; the crashing input is kept under
 # FUZZ_SMOKE_ARTIFACTS (default fuzz/artifacts/smoke/<target>/) and printed in base64.
@@ -38,13 +39,16 @@ cargo +nightly fuzz build -s none
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
+# The committed seeds (fuzz/seeds/<target>.tar.gz), unpacked for this run only.
+"$root/tools/fuzz-seeds.sh" check
+"$root/tools/fuzz-seeds.sh" unpack "$scratch/seeds" >/dev/null
 failed=()
 printf '%-28s %10s %8s %6s  %s\n' target execs exec/s cov result > "$scratch/summary"
 for t in "${targets[@]}"; do
     echo "==> fuzz smoke: $t (${secs}s)"
     mkdir -p "$scratch/corpus/$t" "$artifacts/$t"
     seeds=()
-    [[ -d "corpus/$t" ]] && seeds=("corpus/$t")
+    [[ -d "$scratch/seeds/$t" ]] && seeds=("$scratch/seeds/$t")
     set +e
     cargo +nightly fuzz run -s none "$t" "$scratch/corpus/$t" "${seeds[@]}" -- \
         -max_total_time="$secs" -timeout="$unit_timeout" -rss_limit_mb=2048 \
