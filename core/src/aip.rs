@@ -20,14 +20,17 @@
 //! HPKE ephemeral key material and every secret key are inputs.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::aip::{handle::Handle, did};
 //!
-//! let h = Handle::parse("alice#aigentix.org").unwrap();
+//! let h = Handle::parse("alice#aigentix.org")?;
 //! assert_eq!(h.url_form().as_str(), "alice%23aigentix.org");
 //! assert_eq!(h.did().as_str(), "did:aip:aigentix.org:alice");
-//! assert_eq!(did::parse_did("did:aip:aigentix.org:alice").unwrap(), h);
-//! assert_eq!(Handle::parse("alice%23aigentix.org").unwrap(), h);
-//! assert_eq!(Handle::parse("@alice@aigentix.org").unwrap(), h);
+//! assert_eq!(did::parse_did("did:aip:aigentix.org:alice")?, h);
+//! assert_eq!(Handle::parse("alice%23aigentix.org")?, h);
+//! assert_eq!(Handle::parse("@alice@aigentix.org")?, h);
+//! # Ok(())
+//! # }
 //! ```
 
 pub mod did;

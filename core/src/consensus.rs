@@ -24,13 +24,16 @@
 //! Time is always passed in by the caller ([`crate::time::Timestamp`]).
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::consensus::{command::{Action, Command}, digest::markdown_digest};
 //!
 //! let d = markdown_digest(b"# Agreement\n").to_hex();
-//! let cmd = Command::new(Action::Agree, "", 1, d.as_str()).unwrap();
+//! let cmd = Command::new(Action::Agree, "", 1, d.as_str())?;
 //! let key = cmd.idempotency_key();
 //! assert!(key.as_str().starts_with("cns1:"));
 //! assert!(Command::new(Action::Agree, "looks good", 1, d.as_str()).is_err());
+//! # Ok(())
+//! # }
 //! ```
 
 pub mod artifact;

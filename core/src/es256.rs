@@ -25,12 +25,15 @@
 //! with the `es256` feature (on by default; the `small` embedded build leaves it out).
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::es256::{verify, KeyPair, Signature};
 //!
-//! let kp = KeyPair::from_scalar(&[7u8; 32]).unwrap();
+//! let kp = KeyPair::from_scalar(&[7u8; 32])?;
 //! let sig = kp.sign(b"{\"offer\":1}");
 //! let text = sig.to_b64url();
-//! assert_eq!(verify(&kp.public_key(), b"{\"offer\":1}", &Signature::from_b64url(&text).unwrap()), Ok(()));
+//! assert_eq!(verify(&kp.public_key(), b"{\"offer\":1}", &Signature::from_b64url(&text)?), Ok(()));
+//! # Ok(())
+//! # }
 //! ```
 
 use core::fmt;

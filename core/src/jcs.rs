@@ -14,13 +14,16 @@
 //! without copying the input.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::{json, jcs, preimage::WithoutSignature};
 //!
 //! let mut nodes = [json::Node::EMPTY; 16];
-//! let doc = json::parse(br#"{"signature": "x", "n": 1e21, "s": "\u00e9\n"}"#, &mut nodes).unwrap();
+//! let doc = json::parse(br#"{"signature": "x", "n": 1e21, "s": "\u00e9\n"}"#, &mut nodes)?;
 //! let mut out = [0u8; 64];
-//! let n = jcs::write_to_slice_with(doc.root(), &WithoutSignature, &mut out).unwrap();
+//! let n = jcs::write_to_slice_with(doc.root(), &WithoutSignature, &mut out)?;
 //! assert_eq!(&out[..n], "{\"n\":1e+21,\"s\":\"é\\n\"}".as_bytes());
+//! # Ok(())
+//! # }
 //! ```
 
 use crate::error::Result;

@@ -25,15 +25,18 @@
 //! randomness, and bounds its work on any input.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::{json, jcs, digest};
 //!
 //! let mut nodes = [json::Node::EMPTY; 32];
-//! let doc = json::parse(br#"{"b": 1.50, "a": [true, "\u00e9"]}"#, &mut nodes).unwrap();
+//! let doc = json::parse(br#"{"b": 1.50, "a": [true, "\u00e9"]}"#, &mut nodes)?;
 //! let mut out = [0u8; 64];
-//! let n = jcs::write_to_slice(doc.root(), &mut out).unwrap();
+//! let n = jcs::write_to_slice(doc.root(), &mut out)?;
 //! assert_eq!(&out[..n], "{\"a\":[true,\"é\"],\"b\":1.5}".as_bytes());
 //! let id = digest::sha256_jcs(doc.root());
 //! assert!(id.to_prefixed().as_str().starts_with("sha256:"));
+//! # Ok(())
+//! # }
 //! ```
 #![no_std]
 #![forbid(unsafe_code)]

@@ -10,22 +10,25 @@
 //! constant memory.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::{json, message::{Envelope, Party, TranscriptVerifier}, sign::KeyPair};
 //!
 //! let seller = KeyPair::from_seed(&[7u8; 32]);
 //! let mut body_nodes = [json::Node::EMPTY; 8];
-//! let body = json::parse(br#"{"terms": {"price": {"value": 2200}}}"#, &mut body_nodes).unwrap();
+//! let body = json::parse(br#"{"terms": {"price": {"value": 2200}}}"#, &mut body_nodes)?;
 //! let env = Envelope::new("negotiate.offer", "msg_1", "ses_1", "2026-03-21T14:30:00Z",
 //!                         Party::new("seller"), body.root());
 //! let mut buf = [0u8; 512];
-//! let n = env.write_signed(&seller, &mut buf).unwrap();
+//! let n = env.write_signed(&seller, &mut buf)?;
 //!
 //! let mut nodes = [json::Node::EMPTY; 32];
-//! let msg = json::parse(&buf[..n], &mut nodes).unwrap();
+//! let msg = json::parse(&buf[..n], &mut nodes)?;
 //! let mut verifier = TranscriptVerifier::new();
 //! let pk = seller.public_key();
-//! verifier.push(msg.root(), &|id: json::Str<'_>| id.eq_str("seller").then_some(pk)).unwrap();
+//! verifier.push(msg.root(), &|id: json::Str<'_>| id.eq_str("seller").then_some(pk))?;
 //! assert_eq!(verifier.count(), 1);
+//! # Ok(())
+//! # }
 //! ```
 
 use crate::digest::{Digest, Sha256Sink};

@@ -11,16 +11,19 @@
 //! that mixes kinds, or matches none, is rejected.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::{json, offer::{Offer, OfferKind}};
 //!
 //! let mut nodes = [json::Node::EMPTY; 32];
 //! let body = json::parse(br#"{"offer_id": "off_1", "conditions": [
 //!     {"if": {"delivery_method": "local_pickup"}, "then": {"price": {"value": 2000, "currency": "USD"}}},
 //!     {"if": {"delivery_method": "shipping"}, "then": {"price": {"value": 2050, "currency": "USD"}}}]}"#,
-//!     &mut nodes).unwrap();
-//! let offer = Offer::from_body(body.root()).unwrap();
+//!     &mut nodes)?;
+//! let offer = Offer::from_body(body.root())?;
 //! assert_eq!(offer.kind(), OfferKind::Conditional);
 //! assert_eq!(offer.conditions().count(), 2);
+//! # Ok(())
+//! # }
 //! ```
 
 use crate::error::{Error, Result};

@@ -28,12 +28,15 @@ use crate::time::Timestamp;
 /// digits) is "legacy": `false`, never an error. Escaped text is read decoded.
 ///
 /// ```
+/// # fn main() -> Result<(), concordia_core::Error> {
 /// use concordia_core::{json, record::version_at_least};
 ///
 /// let mut nodes = [json::Node::EMPTY; 4];
-/// let doc = json::parse(br#"["0.3.0", "1.0", "\u0660.\u0665.\u0660"]"#, &mut nodes).unwrap();
+/// let doc = json::parse(br#"["0.3.0", "1.0", "\u0660.\u0665.\u0660"]"#, &mut nodes)?;
 /// let v: Vec<_> = doc.root().elements().map(|v| version_at_least(Some(v), 0, 3)).collect();
 /// assert_eq!(v, [true, false, true]);
+/// # Ok(())
+/// # }
 /// ```
 #[must_use]
 pub fn version_at_least(v: Option<Value<'_>>, major: u64, minor: u64) -> bool {

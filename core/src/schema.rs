@@ -63,15 +63,18 @@
 //! re-parses every emitted text and requires an identical tape.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::{json, schema};
 //!
 //! let mut nodes = [json::Node::EMPTY; 64];
 //! let doc = json::parse(br#"{"type": "object", "required": ["max_spend"],
-//!     "properties": {"max_spend": {"type": "number", "maximum": 1000}}}"#, &mut nodes).unwrap();
+//!     "properties": {"max_spend": {"type": "number", "maximum": 1000}}}"#, &mut nodes)?;
 //! let constraints = doc.root();
 //! let mut nodes2 = [json::Node::EMPTY; 8];
-//! let action = json::parse(br#"{"max_spend": 1200}"#, &mut nodes2).unwrap();
+//! let action = json::parse(br#"{"max_spend": 1200}"#, &mut nodes2)?;
 //! assert_eq!(schema::validate_with(constraints, action.root()), Err(concordia_core::Error::Schema("maximum")));
+//! # Ok(())
+//! # }
 //! ```
 
 use crate::error::{Error, Limit, Result};

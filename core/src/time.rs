@@ -30,14 +30,17 @@
 //! rejected here although Python would accept it.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::time::{parse_datetime, Timestamp};
 //!
-//! let t = parse_datetime("2026-05-10T14:25:00Z").unwrap();
-//! assert_eq!(t, parse_datetime("2026-05-10T16:25:00+02:00").unwrap());
+//! let t = parse_datetime("2026-05-10T14:25:00Z")?;
+//! assert_eq!(t, parse_datetime("2026-05-10T16:25:00+02:00")?);
 //! assert_eq!(t.unix_seconds(), 1_778_423_100);
 //! let mut buf = [0u8; 20];
-//! assert_eq!(t.format_rfc3339(&mut buf).unwrap(), "2026-05-10T14:25:00Z");
+//! assert_eq!(t.format_rfc3339(&mut buf)?, "2026-05-10T14:25:00Z");
 //! assert!(parse_datetime("2026-05-10T14:25:00").is_err()); // naive
+//! # Ok(())
+//! # }
 //! ```
 
 use core::fmt;

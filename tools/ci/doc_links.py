@@ -24,6 +24,8 @@ import re
 import sys
 from pathlib import Path
 
+import ci_report
+
 ROOT = Path(__file__).resolve().parents[2]
 # The crates whose doc comments a generator copies, and the hand-written declarations.
 SOURCE_DIRS = ("ffi-uniffi/src", "bindings-python/src", "bindings-js/src")
@@ -180,13 +182,12 @@ def main(argv: list[str]) -> int:
     else:
         print(__doc__, file=sys.stderr)
         return 2
-    for f in found:
-        print(f)
-    if found:
-        print(f"doc_links.py: {len(found)} Rust intra-doc links in {what}: write them as plain `code` text", file=sys.stderr)
-        return 1
-    print(f"doc_links.py: no Rust intra-doc links in {what}")
-    return 0
+    return ci_report.finish(
+        "doc_links.py",
+        found,
+        failed=f"{len(found)} Rust intra-doc links in {what}: write them as plain `code` text",
+        passed=f"no Rust intra-doc links in {what}",
+    )
 
 
 if __name__ == "__main__":

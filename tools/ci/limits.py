@@ -25,6 +25,8 @@ import re
 import sys
 from pathlib import Path
 
+import ci_report
+
 ROOT = Path(__file__).resolve().parents[2]
 LIMITS = ROOT / "docs/limits.md"
 CORE = ROOT / "core/src"
@@ -233,13 +235,12 @@ def main() -> int:
         return self_test()
     rows, problems = table()
     problems += wrappers(rows) + user_docs(rows) + uniffi_defaults()
-    for p in problems:
-        print(p)
-    if problems:
-        print(f"limits.py: {len(problems)} problems", file=sys.stderr)
-        return 1
-    print(f"limits.py: {len(rows)} rule values of docs/limits.md equal the core's constants; no wrapper restates them")
-    return 0
+    return ci_report.finish(
+        "limits.py",
+        problems,
+        failed=f"{len(problems)} problems",
+        passed=f"{len(rows)} rule values of docs/limits.md equal the core's constants; no wrapper restates them",
+    )
 
 
 if __name__ == "__main__":

@@ -226,21 +226,24 @@ pub fn document_from_value(doc: Value<'_>) -> Result<DidDocument<'_>> {
 /// endpoint and keys.
 ///
 /// ```
+/// # fn main() -> Result<(), concordia_core::Error> {
 /// use concordia_core::aip::did::{self, RouteMode};
 /// use concordia_core::aip::{handle::Handle, hpke};
 /// use concordia_core::{json::Node, sign::KeyPair, sink::SliceSink};
 ///
-/// let alice = Handle::new("alice", "aigentix.org").unwrap();
+/// let alice = Handle::new("alice", "aigentix.org")?;
 /// let ed = KeyPair::from_seed(&[1; 32]).public_key();
 /// let (_, x) = hpke::derive_keypair(&[2; 32]);
 /// let mut buf = [0u8; 1024];
 /// let mut sink = SliceSink::new(&mut buf);
-/// did::write_document(&alice, RouteMode::Relay, "https://hub.aigentix.org/relay/alice", &ed, &x, &mut sink).unwrap();
-/// let n = sink.finish().unwrap();
+/// did::write_document(&alice, RouteMode::Relay, "https://hub.aigentix.org/relay/alice", &ed, &x, &mut sink)?;
+/// let n = sink.finish()?;
 /// let mut nodes = [Node::EMPTY; 64];
-/// let doc = did::parse_document(&buf[..n], &mut nodes).unwrap();
+/// let doc = did::parse_document(&buf[..n], &mut nodes)?;
 /// assert_eq!(doc.subject, alice);
 /// assert_eq!(doc.signing_keys[0], ed);
+/// # Ok(())
+/// # }
 /// ```
 ///
 /// # Errors

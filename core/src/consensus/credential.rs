@@ -14,15 +14,18 @@
 //! cannot rule out copies the compiler made).
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::consensus::credential::{Authorization, ParticipantToken};
 //!
-//! let token = ParticipantToken::new("cp_abc123").unwrap();
+//! let token = ParticipantToken::new("cp_abc123")?;
 //! assert_eq!(format!("{token:?}"), "ParticipantToken(<redacted>)");
 //! let header = Authorization::from(&token);
 //! let mut buf = [0u8; 64];
-//! let n = header.write_value(&mut buf).unwrap();
+//! let n = header.write_value(&mut buf)?;
 //! assert_eq!(&buf[..n], b"Consensus-Participant cp_abc123");
 //! assert_eq!(format!("{header:?}"), "Authorization(Consensus-Participant <redacted>)");
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! The email proof has no header at all:

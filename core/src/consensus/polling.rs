@@ -10,14 +10,17 @@
 //! (callers wanting jitter add it to the returned delay, downwards only).
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::consensus::{polling::{Backoff, Next}, Outcome};
 //! use concordia_core::time::Timestamp;
 //!
-//! let mut b = Backoff::new(2, 60, 100).unwrap();
+//! let mut b = Backoff::new(2, 60, 100)?;
 //! let (now, deadline) = (Timestamp::from_unix(0), Timestamp::from_unix(1000));
 //! assert_eq!(b.next(Outcome::Pending, now, deadline, None), Next::Wait(2));
 //! assert_eq!(b.next(Outcome::Pending, now, deadline, Some(30)), Next::Wait(30));
 //! assert_eq!(b.next(Outcome::Reached, now, deadline, None), Next::Stop(Outcome::Reached));
+//! # Ok(())
+//! # }
 //! ```
 
 use crate::error::{Error, Result};

@@ -31,6 +31,7 @@
 //! are [`Error::InvalidArgument`]. After any error the output is incomplete: discard it.
 //!
 //! ```
+//! # fn main() -> Result<(), concordia_core::Error> {
 //! use concordia_core::jcs::events::{sort_members, Writer};
 //! use concordia_core::preimage::WithoutSignature;
 //! use concordia_core::sink::SliceSink;
@@ -41,15 +42,17 @@
 //!
 //! let mut out = [0u8; 32];
 //! let mut w = Writer::new(SliceSink::new(&mut out), &WithoutSignature);
-//! let mut object = w.begin_object().unwrap();
+//! let mut object = w.begin_object()?;
 //! for (name, value) in &members {
-//!     if w.name(&mut object, name).unwrap() {
-//!         w.int(*value).unwrap();
+//!     if w.name(&mut object, name)? {
+//!         w.int(*value)?;
 //!     }
 //! }
-//! w.end_object(object).unwrap();
-//! let n = w.finish().unwrap().finish().unwrap();
+//! w.end_object(object)?;
+//! let n = w.finish()?.finish()?;
 //! assert_eq!(&out[..n], br#"{"a":3,"b":2}"#);
+//! # Ok(())
+//! # }
 //! ```
 
 use core::cmp::Ordering;
