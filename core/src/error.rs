@@ -173,6 +173,9 @@ pub enum Error {
     MaxRounds,
     /// An argument from the caller is out of its documented domain.
     InvalidArgument(&'static str),
+    /// An external signer ([`crate::signer::Signer`]) failed or returned a signature that
+    /// does not verify under its public key; nothing was signed.
+    Signer(&'static str),
 }
 
 impl Error {
@@ -180,7 +183,7 @@ impl Error {
     #[must_use]
     pub const fn class(&self) -> Class {
         match self {
-            Error::Json { .. } | Error::Encoding(_) | Error::InvalidArgument(_) => Class::Input,
+            Error::Json { .. } | Error::Encoding(_) | Error::InvalidArgument(_) | Error::Signer(_) => Class::Input,
             Error::Limit { .. } | Error::BufferTooSmall { .. } => Class::Limit,
             Error::Signature | Error::UnknownKey => Class::Signature,
             Error::Schema(_) | Error::Shape { .. } => Class::Schema,
@@ -264,6 +267,7 @@ impl fmt::Display for Error {
             Error::Transition(what) => write!(f, "invalid transition: {what}"),
             Error::MaxRounds => f.write_str("max_rounds reached: no further offers or counters"),
             Error::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
+            Error::Signer(what) => write!(f, "signer error: {what}"),
         }
     }
 }

@@ -169,16 +169,7 @@ impl Signature {
     /// integer wider than 32 bytes (then `>= n`); [`Error::Signature`] for a zero, an
     /// out-of-range or a high scalar.
     pub fn from_der(der: &[u8]) -> Result<Self> {
-        let bad = Error::Encoding(SIGNATURE_ENCODING);
-        let [0x30, len, body @ ..] = der else { return Err(bad) };
-        if *len >= 0x80 || usize::from(*len) != body.len() {
-            return Err(bad);
-        }
-        let (r, rest) = der_integer(body).ok_or(bad)?;
-        let (s, rest) = der_integer(rest).ok_or(bad)?;
-        if !rest.is_empty() {
-            return Err(bad);
-        }
+        let (r, s) = der_scalars(der).ok_or(Error::Encoding(SIGNATURE_ENCODING))?;
         Self::from_scalars(&r, &s)
     }
 
@@ -253,6 +244,38 @@ impl fmt::Debug for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "es256::Signature({})", self.to_b64url())
     }
+}
+
+/// The scalars of a strict DER signature (`30 L 02 Lr r 02 Ls s`, as
+/// [`Signature::from_der`] reads it), before any range or low-S check. `None` for any other
+/// bytes.
+pub(crate) fn der_scalars(der: &[u8]) -> Option<([u8; 32], [u8; 32])> {
+    let [0x30, len, body @ ..] = der else { return None };
+    if *len >= 0x80 || usize::from(*len) != body.len() {
+        return None;
+    }
+    let (r, rest) = der_integer(body)?;
+    let (s, rest) = der_integer(rest)?;
+    rest.is_empty().then_some((r, s))
+}
+
+/// `n - s` when `s` is high (`s > n / 2`) and below `n`, else `s` unchanged (a zero or
+/// out-of-range `s` is left for [`Signature::from_scalars`] to refuse).
+pub(crate) fn low_s(s: &[u8; 32]) -> [u8; 32] {
+    if s <= &HALF_ORDER || s >= &ORDER {
+        return *s;
+    }
+    // Big-endian subtraction `ORDER - s`, with borrow; no underflow since s < ORDER.
+    let mut out = [0u8; 32];
+    let mut borrow = 0u16;
+    for i in (0..32).rev() {
+        let a = u16::from(ORDER[i]);
+        let b = u16::from(s[i]) + borrow;
+        let (d, br) = if a >= b { (a - b, 0) } else { (a + 256 - b, 1) };
+        out[i] = d as u8;
+        borrow = br;
+    }
+    out
 }
 
 /// One DER INTEGER at the start of `input`, as a 32-byte big-endian magnitude, and the rest.

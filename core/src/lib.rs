@@ -79,6 +79,7 @@ pub mod es256;
 #[cfg(feature = "serde")]
 pub mod serde;
 pub mod sign;
+pub mod signer;
 
 // Record kernel: readers and rules shared by several kinds of record (key and signature
 // readers, digest comparison, timestamps, the version gate), the raw-deal-term detectors

@@ -118,7 +118,7 @@ pub(crate) fn verify_signed_object_with(object: Value<'_>, key: Result<PreparedK
 /// [`Error::BufferTooSmall`] with the full length when `out` is too short;
 /// [`Error::Schema`] when `object` is not an object.
 pub fn sign_object(object: Value<'_>, key: &KeyPair, out: &mut [u8]) -> Result<usize> {
-    sign_object_with(object, out, |preimage| key.sign(preimage).to_b64url())
+    sign_object_by(object, key, out)
 }
 
 /// Signs a JSON object under rule 1 with ES256 (the SDK's `sign_message(..., alg="ES256")`),
@@ -130,7 +130,7 @@ pub fn sign_object(object: Value<'_>, key: &KeyPair, out: &mut [u8]) -> Result<u
 /// bytes), so the signed object may come out up to 8 bytes shorter.
 #[cfg(feature = "es256")]
 pub fn sign_object_es256(object: Value<'_>, key: &crate::es256::KeyPair, out: &mut [u8]) -> Result<usize> {
-    sign_object_with(object, out, |preimage| key.sign(preimage).to_b64url())
+    sign_object_by(object, key, out)
 }
 
 /// Verifies the top-level ES256 `signature` of a JSON object under `key` (the SDK's
@@ -157,18 +157,30 @@ pub fn verify_signed_object_es256(object: Value<'_>, key: &crate::es256::PublicK
     sink.finish()
 }
 
-/// Rule 1 signing with any signer that maps the preimage to its signature text (at most `N`
-/// ASCII characters).
-fn sign_object_with<const N: usize>(
+/// Signs a JSON object under rule 1 with any [`Signer`](crate::signer::Signer) (a key the
+/// core never sees: a Secure Enclave, a KMS, an HSM), as [`sign_object`] and
+/// [`sign_object_es256`] do with in-memory keys: the signer is called once over the
+/// preimage, and its answer is checked ([`crate::signer::sign_checked`]) before it is
+/// written.
+///
+/// # Errors
+/// As [`sign_object`]; the signer's error, or `Signer(SIGNER_WRONG_SIGNATURE)` for an
+/// answer that does not verify, with nothing signed (`out` then holds only the preimage).
+pub fn sign_object_by<S: crate::signer::Signer + ?Sized>(
     object: Value<'_>,
+    signer: &S,
     out: &mut [u8],
-    sign: impl FnOnce(&[u8]) -> heapless::String<N>,
 ) -> Result<usize> {
     if object.kind() != Kind::Object {
         return Err(Error::Schema("signed value must be an object"));
     }
-    // `,"signature":"<N>"`: a comma, the quoted name (11), the colon, the quoted text.
-    let member_len = 1 + 11 + 1 + N + 2;
+    // The longest text of the algorithm: 88 characters (Ed25519), 96 (ES256 DER).
+    let text_len = match signer.alg() {
+        crate::sign::Alg::EdDsa => 88,
+        crate::sign::Alg::Es256 => crate::signer::MAX_SIGNATURE_TEXT,
+    };
+    // `,"signature":"<text>"`: a comma, the quoted name (11), the colon, the quoted text.
+    let member_len = 1 + 11 + 1 + text_len + 2;
     let n = jcs::write_to_slice_with(object, &WithoutSignature, out).map_err(|e| match e {
         // The signed form adds the member, with its comma unless the rest is `{}`.
         Error::BufferTooSmall { needed } => {
@@ -178,7 +190,7 @@ fn sign_object_with<const N: usize>(
     })?;
     // `n` is what the writer wrote into `out`: never beyond it, but no fallback signs
     // anything else.
-    let b64 = sign(out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?);
+    let b64 = crate::signer::signature_text(signer, out.get(..n).ok_or(Error::BufferTooSmall { needed: n })?)?;
     let mut quoted = [0u8; 100];
     let q = quote_ascii(b64.as_bytes(), &mut quoted);
     let mut sink = SliceSink::new(out);
